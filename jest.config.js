@@ -1,0 +1,35 @@
+// Jest runs the TypeScript sources as native ESM (node --experimental-vm-modules),
+// transformed by swc without type checking; `pnpm typecheck` does the types.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2024' },
+    module: { type: 'es6' },
+  },
+];
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
+  modulePathIgnorePatterns: ['<rootDir>/.tools', '<rootDir>/.data'],
+};
+
+/** @type {import('jest').Config} */
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['**/*.int.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/'],
+      testTimeout: 60_000,
+    },
+  ],
+};

@@ -1,0 +1,84 @@
+/**
+ * The message-bus port. Two adapters implement it: RabbitMQ (amqplib) for production
+ * and an in-process bus for the one-process mode. One behaviour suite runs against both.
+ *
+ * Topology: every message is published to one topic exchange under a routing key
+ * (its catalogue name, e.g. `job.skiptrace`, `event.plant.added`). Consumers declare a
+ * named durable queue bound to one or more routing keys; several processes consuming
+ * the same queue share its messages (competing consumers).
+ */
+export interface PublishOptions {
+  /** Stable id for idempotent consumers; generated when absent. */
+  messageId?: string;
+  /** String headers carried with the message. */
+  headers?: Record<string, string>;
+}
+
+export interface RequestOptions extends PublishOptions {
+  /** How long request() waits for the consumer's reply, in milliseconds. */
+  timeoutMs: number;
+}
+
+export interface Delivery {
+  /** Routing key the message was published under. */
+  topic: string;
+  payload: unknown;
+  messageId: string;
+  headers: Record<string, string>;
+  /** 1 on the first delivery, counts up on each redelivery. */
+  attempt: number;
+}
+
+/**
+ * Resolving acknowledges the message (and its value is the reply when the publisher
+ * used request()); throwing makes it redelivered until maxAttempts, then dead-lettered.
+ */
+export type Handler = (delivery: Delivery) => Promise<unknown>;
+
+export interface ConsumeOptions {
+  /** Durable queue name; processes using the same name share the work. */
+  queue: string;
+  /** Routing keys bound to the queue. */
+  topics: string[];
+  /** Unacknowledged messages one consumer holds at most. */
+  prefetch: number;
+  /** Deliveries before a failing message goes to `<queue>.dlq` (default 5). */
+  maxAttempts?: number;
+}
+
+export interface Consumer {
+  /** Stops receiving and waits for in-flight handlers to finish. */
+  cancel(): Promise<void>;
+}
+
+export interface DeadLetter {
+  payload: unknown;
+  topic: string;
+  messageId: string;
+  reason: string;
+}
+
+export interface MessageBus {
+  readonly kind: 'rabbitmq' | 'memory';
+  /** Resolves once the broker has durably accepted the message (publisher confirm). */
+  publish(topic: string, payload: unknown, options?: PublishOptions): Promise<void>;
+  /** Publishes and waits for the consumer's reply; rejects with RequestTimeoutError after timeoutMs. */
+  request(topic: string, payload: unknown, options: RequestOptions): Promise<unknown>;
+  consume(options: ConsumeOptions, handler: Handler): Promise<Consumer>;
+  /** Reads (and removes) up to `limit` messages from `<queue>.dlq`; for operators and tests. */
+  takeDeadLetters(queue: string, limit: number): Promise<DeadLetter[]>;
+  /** Messages waiting in a queue (0 when it does not exist); drives autoscaling and progress. */
+  depth(queue: string): Promise<number>;
+  /** True while connected (readiness). */
+  isReady(): boolean;
+  /** Stops consumers, waits for in-flight work and confirms, closes connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+export class RequestTimeoutError extends Error {
+  override name = 'RequestTimeoutError';
+}
+
+export class BusUnavailableError extends Error {
+  override name = 'BusUnavailableError';
+}
