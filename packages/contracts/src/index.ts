@@ -1,1 +1,6 @@
-export const API_VERSION: string = '1.0.0';
+export const API_VERSION = '1.0.0';
+export * from './errors.ts';
+export * from './property.ts';
+export * from './states.ts';
+export * from './oauth.ts';
+export * from './messages.ts';
