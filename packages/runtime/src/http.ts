@@ -3,10 +3,13 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, unavailable } from './api-error.ts';
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    id: string;
-    log: Logger;
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      id: string;
+      log: Logger;
+    }
   }
 }
 
