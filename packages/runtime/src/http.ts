@@ -3,12 +3,23 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, unavailable } from './api-error.ts';
 
+/** Who is calling: from a verified access token. Data is scoped by accountId. */
+export interface AuthContext {
+  accountId: string;
+  clientId: string;
+  /** Token subject: the user id (authorization code) or the client id (client credentials). */
+  subject: string;
+  scopes: string[];
+}
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       id: string;
       log: Logger;
+      /** Set by the gateway's bearer middleware once the access token is verified. */
+      auth?: AuthContext;
     }
   }
 }
