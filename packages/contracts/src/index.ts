@@ -4,3 +4,5 @@ export * from './property.ts';
 export * from './states.ts';
 export * from './oauth.ts';
 export * from './messages.ts';
+export * from './webhooks.ts';
+export * from './openapi.ts';

@@ -1,0 +1,2 @@
+export * from './property.repository.ts';
+export * from './idempotency.ts';

@@ -1,0 +1,61 @@
+import { buildOpenApiDocument } from '@skiptrace/contracts';
+import type { KeyValueStore } from '@skiptrace/kv';
+import type { MessageBus } from '@skiptrace/messaging';
+import { errorHandler, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import express, { type RequestHandler, type Router } from 'express';
+import { skiptraceRoutes } from './routes/skiptrace.routes.ts';
+
+export interface GatewayConfig {
+  /** How long POST /property/skiptrace waits for the worker before answering `pending`, ms. */
+  syncDeadlineMs: number;
+  /** Largest JSON body accepted, bytes. */
+  maxBodyBytes: number;
+  /** Public base URL of the API, for the OpenAPI `servers` entry. */
+  publicUrl: string;
+  /** Issuer (OAuth server) base URL, for the OpenAPI security scheme. */
+  authUrl: string;
+}
+
+export interface GatewayAuth {
+  /** Verifies the bearer token and sets req.auth; answers 401 otherwise. */
+  authenticate: RequestHandler;
+  requireScope(scope: 'read' | 'write'): RequestHandler;
+}
+
+export interface GatewayDeps {
+  db: Database;
+  bus: MessageBus;
+  kv: KeyValueStore;
+  auth: GatewayAuth;
+  config: GatewayConfig;
+  logger: Logger;
+  health: Health;
+  /** Extra routers mounted under /api/v1 after authentication, e.g. { '/webhooks': router }. */
+  routers?: Record<string, Router>;
+}
+
+/** Builds the public API app (does not listen). */
+export function createGatewayService(deps: GatewayDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', true);
+  app.use(requestContext(deps.logger));
+  app.use(deps.health.router());
+
+  const openapi = buildOpenApiDocument({ apiUrl: deps.config.publicUrl, authUrl: deps.config.authUrl });
+  const api = express.Router();
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  api.use(deps.auth.authenticate);
+  api.use(express.json({ limit: deps.config.maxBodyBytes, strict: false }));
+  api.use(skiptraceRoutes(deps));
+  for (const [path, router] of Object.entries(deps.routers ?? {})) api.use(path, router);
+  api.use(routeNotFound());
+
+  app.use('/api/v1', api);
+  app.use('/api/v1', errorHandler());
+  return app;
+}

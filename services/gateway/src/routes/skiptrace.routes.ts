@@ -1,0 +1,103 @@
+import { ListQuery, Property, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
+import {
+  checkIdempotencyKey,
+  deleteProperty,
+  findIdempotent,
+  getProperty,
+  insertProperty,
+  listProperties,
+  rememberIdempotent,
+  requestHash,
+  toResponse,
+} from '@skiptrace/core';
+import { RequestTimeoutError } from '@skiptrace/messaging';
+import { ApiError, notFound, unavailable } from '@skiptrace/runtime';
+import { Router, type Request } from 'express';
+import type { z } from 'zod';
+import type { GatewayDeps } from '../gateway.service.ts';
+import { parseBody, parseId, parseQuery } from '../validate.ts';
+
+const account = (req: Request) => req.auth!.accountId;
+
+/** Opaque keyset cursor: the last id of the page, base64url-encoded. */
+const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const decoded = Buffer.from(cursor, 'base64url').toString();
+  if (!decoded.startsWith('id:')) throw new ApiError('invalid_parameter', 'cursor is not valid');
+  return parseId(decoded.slice(3), 'cursor');
+}
+
+export function skiptraceRoutes(deps: GatewayDeps): Router {
+  const { db, bus, auth, config } = deps;
+  const router = Router();
+
+  router.post('/property/skiptrace', auth.requireScope('write'), async (req, res) => {
+    if (!req.is('application/json')) {
+      throw new ApiError('unsupported_media_type', 'Content-Type must be application/json');
+    }
+    const property = parseBody(Property, req.body);
+    const key = checkIdempotencyKey(req.get('idempotency-key'));
+    const hash = key ? requestHash(property) : '';
+    if (key) {
+      const earlier = await findIdempotent(db, account(req), key, hash);
+      if (earlier) {
+        const row = await getProperty(db, account(req), earlier);
+        if (row) return void res.json(toResponse(row));
+      }
+    }
+    // Refuse quickly while the broker is known to be down, before anything is stored.
+    if (!bus.isReady()) throw unavailable('the broker');
+    const row = await insertProperty(db, account(req), property);
+    if (key && !(await rememberIdempotent(db, account(req), key, hash, row.id))) {
+      // A concurrent request with the same key won; answer with its property instead.
+      await deleteProperty(db, account(req), row.id);
+      const winner = await findIdempotent(db, account(req), key, hash);
+      const winnerRow = winner ? await getProperty(db, account(req), winner) : undefined;
+      if (winnerRow) return void res.json(toResponse(winnerRow));
+    }
+    const job: z.infer<typeof SkipTraceJob> = {
+      propertyId: Number(row.id),
+      accountId: account(req),
+      property,
+      requestedAt: new Date().toISOString(),
+    };
+    try {
+      const reply = (await bus.request('job.skiptrace', job, {
+        messageId: `trace-${row.id}`,
+        timeoutMs: config.syncDeadlineMs,
+      })) as PropertyResponse;
+      res.json(reply);
+    } catch (err) {
+      // Deadline passed, or the broker dropped mid-request: the row is stored and the
+      // recovery sweep republishes it if the job never reached the broker. Poll by id.
+      if (!(err instanceof RequestTimeoutError)) req.log.warn({ err, id: row.id }, 'job publish failed; left to sweep');
+      res.json(toResponse(row));
+    }
+  });
+
+  router.get('/property/skiptrace', auth.requireScope('read'), async (req, res) => {
+    const { limit, cursor } = parseQuery(ListQuery, req.query);
+    const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const page = rows.slice(0, limit).map(toResponse);
+    if (rows.length > limit) {
+      const next = encodeCursor(page[page.length - 1]!.id);
+      res.set('X-Next-Cursor', next);
+      res.set('Link', `<${req.baseUrl}/property/skiptrace?limit=${limit}&cursor=${next}>; rel="next"`);
+    }
+    res.json(page);
+  });
+
+  router.get('/property/skiptrace/:id', auth.requireScope('read'), async (req, res) => {
+    const row = await getProperty(db, account(req), parseId(req.params.id));
+    if (!row) throw notFound('skip-trace result');
+    res.json(toResponse(row));
+  });
+
+  router.delete('/plants/:id', auth.requireScope('write'), async (req, res) => {
+    const deleted = await deleteProperty(db, account(req), parseId(req.params.id));
+    if (!deleted) throw notFound('property');
+    res.status(204).end();
+  });
+
+  return router;
+}
