@@ -1,0 +1,183 @@
+/**
+ * One consume() registration. It survives reconnects: on every new session it opens its
+ * own channel (prefetch is per channel consumer), re-declares its queue, bindings and
+ * dead-letter queue, and consumes again. Acks go on the channel that delivered; after
+ * that channel is gone the broker has already requeued the message, so we skip the ack.
+ */
+import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Consumer, Delivery, Handler } from './bus.port.ts';
+import { errorMessage } from './bus-logger.ts';
+import type { BusLogger } from './bus-logger.ts';
+import type { ResolvedConsumeOptions } from './consume-options.ts';
+import { deadLetterProperties, decodeDelivery, dlqName, queueArguments } from './rabbitmq-codec.ts';
+import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
+import type { Publisher } from './rabbitmq-publisher.ts';
+
+export interface ConsumerContext {
+  connection: RabbitConnection;
+  publisher: Publisher;
+  exchange: string;
+  logger: BusLogger;
+  /** How long consume() waits for a connection, in milliseconds. */
+  connectTimeoutMs: number;
+  /** Re-attach backoff after a channel-level failure, in milliseconds. */
+  retryDelayMs: { initial: number; max: number };
+}
+
+export async function startConsumer(
+  ctx: ConsumerContext,
+  options: ResolvedConsumeOptions,
+  handler: Handler,
+): Promise<Consumer> {
+  const { connection, logger } = ctx;
+  const { queue, maxAttempts } = options;
+  const inFlight = new Set<Promise<void>>();
+  const open = new WeakSet<Channel>();
+  let active: { channel: Channel; tag: string } | null = null;
+  let cancelled = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  async function attach(session: Session): Promise<void> {
+    const channel = await session.model.createChannel();
+    open.add(channel);
+    channel.on('error', (err: Error) => logger.warn({ queue, err: errorMessage(err) }, 'consumer channel error'));
+    channel.on('close', () => {
+      open.delete(channel);
+      if (active?.channel !== channel) return;
+      active = null;
+      if (!cancelled && !session.closed) scheduleAttach(session, 1);
+    });
+    try {
+      await channel.assertExchange(ctx.exchange, 'topic', { durable: true });
+      await channel.assertQueue(dlqName(queue), { durable: true });
+      await channel.assertQueue(queue, queueArguments(options));
+      for (const topic of options.topics) await channel.bindQueue(queue, ctx.exchange, topic);
+      await channel.prefetch(options.prefetch);
+      const { consumerTag } = await channel.consume(queue, (message) => onMessage(channel, message), { noAck: false });
+      active = { channel, tag: consumerTag };
+    } catch (err) {
+      if (open.has(channel)) await channel.close().catch(() => {});
+      throw err;
+    }
+    if (cancelled) await detach();
+  }
+
+  // Failures here are channel-level (e.g. the queue is still recovering after a restart).
+  function scheduleAttach(session: Session, attempt: number): void {
+    const delay = Math.min(ctx.retryDelayMs.max, ctx.retryDelayMs.initial * 2 ** (attempt - 1));
+    retryTimer = setTimeout(() => {
+      if (cancelled || session.closed) return;
+      attach(session).catch((err: unknown) => {
+        logger.warn({ queue, attempt, err: errorMessage(err) }, 'consumer re-attach failed');
+        scheduleAttach(session, attempt + 1);
+      });
+    }, delay);
+  }
+
+  function onMessage(channel: Channel, message: ConsumeMessage | null): void {
+    if (message === null) {
+      // The broker cancelled us (queue deleted): declare it again and resume.
+      logger.warn({ queue }, 'consumer cancelled by broker; re-attaching');
+      const session = connection.current();
+      if (active?.channel === channel) active = null;
+      channel.close().catch(() => {});
+      if (session && !cancelled) scheduleAttach(session, 1);
+      return;
+    }
+    const work = handle(channel, message).finally(() => inFlight.delete(work));
+    inFlight.add(work);
+  }
+
+  function settle(channel: Channel, action: (channel: Channel) => void): void {
+    if (open.has(channel)) action(channel);
+  }
+
+  async function handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+    let delivery: Delivery;
+    try {
+      delivery = decodeDelivery(message);
+    } catch (err) {
+      // Not JSON: no number of attempts will fix it.
+      await deadLetter(channel, message, `undecodable payload: ${errorMessage(err)}`, 1);
+      return;
+    }
+    try {
+      const value = await handler(delivery);
+      const { replyTo, correlationId } = message.properties;
+      if (replyTo && correlationId) {
+        const reply = Buffer.from(JSON.stringify(value ?? null));
+        settle(channel, (ch) => ch.publish('', replyTo, reply, { correlationId, contentType: 'application/json' }));
+      }
+      settle(channel, (ch) => ch.ack(message));
+    } catch (err) {
+      const reason = errorMessage(err);
+      if (delivery.attempt >= maxAttempts) {
+        await deadLetter(channel, message, reason, delivery.attempt);
+        return;
+      }
+      logger.warn(
+        { queue, messageId: delivery.messageId, attempt: delivery.attempt, err: reason },
+        'handler failed; requeueing',
+      );
+      settle(channel, (ch) => ch.nack(message, false, true));
+    }
+  }
+
+  async function deadLetter(channel: Channel, message: ConsumeMessage, reason: string, attempt: number): Promise<void> {
+    logger.error(
+      { queue, messageId: message.properties.messageId, attempt, err: reason },
+      'handler failed; dead-lettering',
+    );
+    try {
+      await ctx.publisher.publish('', dlqName(queue), message.content, deadLetterProperties(message, reason));
+      settle(channel, (ch) => ch.ack(message));
+    } catch (err) {
+      // Requeue instead: the queue's delivery limit dead-letters it (reason `delivery_limit`).
+      logger.error({ queue, err: errorMessage(err) }, 'dead-letter publish failed; leaving it to the broker');
+      settle(channel, (ch) => ch.nack(message, false, true));
+    }
+  }
+
+  async function detach(): Promise<void> {
+    const current = active;
+    if (current && open.has(current.channel)) await current.channel.cancel(current.tag).catch(() => {});
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    active = null;
+    if (current && open.has(current.channel)) await current.channel.close().catch(() => {});
+  }
+
+  function onSession(session: Session): void {
+    clearTimeout(retryTimer);
+    attach(session).catch((err: unknown) => {
+      logger.warn({ queue, err: errorMessage(err) }, 'consumer attach failed');
+      scheduleAttach(session, 1);
+    });
+  }
+
+  // The first attach reports its error to the caller (say, the queue exists with other
+  // arguments); only a connection lost in the middle of it is worth another try.
+  const deadline = Date.now() + ctx.connectTimeoutMs;
+  let session = await connection.waitForSession(ctx.connectTimeoutMs);
+  for (;;) {
+    try {
+      await attach(session);
+      break;
+    } catch (err) {
+      if (!session.closed || Date.now() >= deadline) throw err;
+      session = await connection.waitForSession(deadline - Date.now());
+    }
+  }
+  const unsubscribe = connection.onSession(onSession);
+  const now = connection.current();
+  if (now && now !== session) onSession(now);
+
+  return {
+    async cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      unsubscribe();
+      clearTimeout(retryTimer);
+      await detach();
+    },
+  };
+}

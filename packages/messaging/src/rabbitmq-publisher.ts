@@ -1,0 +1,141 @@
+/**
+ * Publisher confirms with a bounded window. A publish resolves only on the broker's ack,
+ * so a resolved publish is durable (quorum queues ack after the write is committed).
+ * Back-pressure comes in two layers: at most `window` messages are sent and unconfirmed
+ * at once (amqplib would otherwise buffer without limit), and after channel.publish()
+ * returns false nothing more is sent until 'drain' (or the channel closes, so a dropped
+ * connection cannot wedge the waiters).
+ *
+ * When the connection drops before the ack, or the broker nacks, the publish is sent
+ * again on the next session with the same messageId until `publishTimeoutMs` has passed
+ * since the call, then rejected with BusUnavailableError. So a message may arrive twice
+ * (consumers dedupe on messageId) but a resolved publish is never lost.
+ */
+import type { Options } from 'amqplib';
+import { BusUnavailableError } from './bus.port.ts';
+import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
+
+export interface Publisher {
+  publish(exchange: string, routingKey: string, content: Buffer, properties: Options.Publish): Promise<void>;
+  /** Messages sent and not yet confirmed (never above the window). */
+  inFlight(): number;
+  /** Resolves once every publish started so far has settled. */
+  settled(): Promise<void>;
+}
+
+export interface PublisherOptions {
+  connection: RabbitConnection;
+  window: number;
+  publishTimeoutMs: number;
+}
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+/** Pause before resending after a broker nack, so a refusing queue is not hammered. */
+const NACK_PAUSE_MS = 100;
+
+export function createPublisher({ connection, window, publishTimeoutMs }: PublisherOptions): Publisher {
+  const outstanding = new Set<Promise<void>>();
+  const slotWaiters: Array<() => void> = [];
+  const drains = new WeakMap<Session, Promise<void>>();
+  let slots = 0;
+
+  async function acquire(): Promise<void> {
+    if (slots < window) {
+      slots += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => slotWaiters.push(resolve));
+  }
+
+  // A freed slot passes straight to the longest waiter, so the count never exceeds window.
+  function release(): void {
+    const next = slotWaiters.shift();
+    if (next) next();
+    else slots -= 1;
+  }
+
+  function waitForDrain(session: Session): Promise<void> {
+    let drained = drains.get(session);
+    if (!drained) {
+      const { channel } = session;
+      drained = new Promise<void>((resolve) => {
+        const done = (): void => {
+          channel.off('drain', done);
+          channel.off('close', done);
+          drains.delete(session);
+          resolve();
+        };
+        channel.on('drain', done);
+        channel.on('close', done);
+      });
+      drains.set(session, drained);
+    }
+    return drained;
+  }
+
+  async function sendOnce(
+    session: Session,
+    exchange: string,
+    key: string,
+    content: Buffer,
+    properties: Options.Publish,
+  ): Promise<Outcome> {
+    await acquire();
+    try {
+      const drained = drains.get(session);
+      if (drained) await drained;
+      if (session.closed) return { ok: false, error: new Error('connection lost before sending') };
+      return await new Promise<Outcome>((resolve, reject) => {
+        try {
+          const flowing = session.channel.publish(exchange, key, content, properties, (err: unknown) => {
+            resolve(err ? { ok: false, error: err } : { ok: true });
+          });
+          if (!flowing) void waitForDrain(session);
+        } catch (err) {
+          // IllegalOperationError: the channel closed under us, so try the next session.
+          // Anything else (a RangeError for oversized headers) will not get better.
+          if (err instanceof Error && err.name === 'IllegalOperationError') resolve({ ok: false, error: err });
+          else reject(err);
+        }
+      });
+    } finally {
+      release();
+    }
+  }
+
+  async function publish(exchange: string, key: string, content: Buffer, properties: Options.Publish): Promise<void> {
+    const deadline = Date.now() + publishTimeoutMs;
+    let lastError: unknown;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new BusUnavailableError(`publish to ${key} not confirmed within ${publishTimeoutMs} ms`, {
+          cause: lastError,
+        });
+      }
+      const session = await connection.waitForSession(remaining);
+      const outcome = await sendOnce(session, exchange, key, content, properties);
+      if (outcome.ok) return;
+      lastError = outcome.error;
+      if (!session.closed) await new Promise((resolve) => setTimeout(resolve, NACK_PAUSE_MS));
+    }
+  }
+
+  return {
+    publish(exchange, key, content, properties) {
+      const done = publish(exchange, key, content, properties);
+      const tracked = done.then(
+        () => {},
+        () => {},
+      );
+      outstanding.add(tracked);
+      void tracked.finally(() => outstanding.delete(tracked));
+      return done;
+    },
+    inFlight: () => slots,
+    async settled() {
+      while (outstanding.size > 0) await Promise.all([...outstanding]);
+    },
+  };
+}

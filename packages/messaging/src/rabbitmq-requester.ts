@@ -1,0 +1,116 @@
+/**
+ * request() over RabbitMQ direct reply-to: one channel per session consumes the
+ * pseudo-queue `amq.rabbitmq.reply-to` (no-ack, as the broker requires) and publishes the
+ * requests, so replies come back on it by correlationId. A reply after the timeout finds no
+ * pending entry and is dropped. When the channel goes (connection lost) its pending
+ * requests can never get a reply and fail with BusUnavailableError at once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Channel, ConsumeMessage } from 'amqplib';
+import { BusUnavailableError, RequestTimeoutError } from './bus.port.ts';
+import type { RequestOptions } from './bus.port.ts';
+import { errorMessage } from './bus-logger.ts';
+import type { BusLogger } from './bus-logger.ts';
+import { encode } from './rabbitmq-codec.ts';
+import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
+
+const REPLY_TO = 'amq.rabbitmq.reply-to';
+
+interface Pending {
+  channel: Channel;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface Requester {
+  request(topic: string, payload: unknown, options: RequestOptions): Promise<unknown>;
+  /** Fails the requests still waiting and closes the reply channel. */
+  close(): Promise<void>;
+}
+
+export function createRequester(connection: RabbitConnection, exchange: string, logger: BusLogger): Requester {
+  const pending = new Map<string, Pending>();
+  let replies: { session: Session; channel: Promise<Channel> } | null = null;
+
+  function fail(channel: Channel | null, err: Error): void {
+    for (const [id, entry] of pending) {
+      if (channel && entry.channel !== channel) continue;
+      clearTimeout(entry.timer);
+      pending.delete(id);
+      entry.reject(err);
+    }
+  }
+
+  function onReply(message: ConsumeMessage | null): void {
+    const id = message?.properties.correlationId;
+    const entry = typeof id === 'string' ? pending.get(id) : undefined;
+    if (!message || !entry) {
+      logger.debug({ correlationId: id }, 'reply without a waiting request dropped');
+      return;
+    }
+    clearTimeout(entry.timer);
+    pending.delete(id);
+    try {
+      entry.resolve(JSON.parse(message.content.toString('utf8')));
+    } catch (err) {
+      entry.reject(new Error(`undecodable reply: ${errorMessage(err)}`));
+    }
+  }
+
+  async function openReplyChannel(session: Session): Promise<Channel> {
+    const channel = await session.model.createChannel();
+    channel.on('error', (err: Error) => logger.warn({ err: errorMessage(err) }, 'reply channel error'));
+    channel.on('close', () => {
+      if (replies?.session === session) replies = null;
+      fail(channel, new BusUnavailableError('connection lost while waiting for the reply'));
+    });
+    await channel.consume(REPLY_TO, onReply, { noAck: true });
+    return channel;
+  }
+
+  function replyChannel(session: Session): Promise<Channel> {
+    if (replies?.session === session) return replies.channel;
+    const channel = openReplyChannel(session);
+    replies = { session, channel };
+    channel.catch(() => {
+      if (replies?.channel === channel) replies = null;
+    });
+    return channel;
+  }
+
+  return {
+    async request(topic, payload, options) {
+      const started = Date.now();
+      const session = await connection.waitForSession(options.timeoutMs);
+      const channel = await replyChannel(session);
+      const remaining = options.timeoutMs - (Date.now() - started);
+      const correlationId = randomUUID();
+      const { content, properties } = encode(payload, options);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => {
+            pending.delete(correlationId);
+            reject(new RequestTimeoutError(`no reply to ${topic} within ${options.timeoutMs} ms`));
+          },
+          Math.max(0, remaining),
+        );
+        pending.set(correlationId, { channel, resolve, reject, timer });
+        try {
+          channel.publish(exchange, topic, content, { ...properties, replyTo: REPLY_TO, correlationId });
+        } catch (err) {
+          clearTimeout(timer);
+          pending.delete(correlationId);
+          reject(new BusUnavailableError(`request to ${topic} not sent: ${errorMessage(err)}`));
+        }
+      });
+    },
+
+    async close() {
+      fail(null, new BusUnavailableError('message bus closed before the reply arrived'));
+      const current = replies;
+      replies = null;
+      if (current) await (await current.channel.catch(() => null))?.close().catch(() => {});
+    },
+  };
+}

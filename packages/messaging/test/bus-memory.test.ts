@@ -1,0 +1,14 @@
+import { describe, expect, it } from '@jest/globals';
+import { createBus, createMemoryBus } from '../src/index.ts';
+import { busContract } from './bus.contract.ts';
+
+busContract('memory', async () => createMemoryBus());
+
+describe('createBus', () => {
+  it('is in-process when no AMQP URL is configured', async () => {
+    const bus = await createBus({});
+    expect(bus.kind).toBe('memory');
+    expect(bus.isReady()).toBe(true);
+    await bus.close();
+  });
+});
