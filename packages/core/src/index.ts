@@ -1,2 +1,5 @@
 export * from './property.repository.ts';
 export * from './idempotency.ts';
+export * from './events.ts';
+export * from './recovery-sweep.ts';
+export * from './trace-engine.ts';

@@ -3,7 +3,7 @@ import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import { errorHandler, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Router } from 'express';
 import { skiptraceRoutes } from './routes/skiptrace.routes.ts';
 
 export interface GatewayConfig {
@@ -35,6 +35,8 @@ export interface GatewayDeps {
   routers?: Record<string, Router>;
 }
 
+const isBatchUpload = (req: Request) => req.method === 'POST' && req.path === '/property/skiptrace/batches';
+
 /** Builds the public API app (does not listen). */
 export function createGatewayService(deps: GatewayDeps): express.Express {
   const app = express();
@@ -50,9 +52,12 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
     res.json(openapi);
   });
   api.use(deps.auth.authenticate);
-  api.use(express.json({ limit: deps.config.maxBodyBytes, strict: false }));
-  api.use(skiptraceRoutes(deps));
+  // Batch uploads stream their body into the store; every other JSON body is parsed here.
+  const parseJson = express.json({ limit: deps.config.maxBodyBytes, strict: false });
+  api.use((req, res, next) => (isBatchUpload(req) ? next() : parseJson(req, res, next)));
+  // Extra routers first: /property/skiptrace/batches must win over /property/skiptrace/:id.
   for (const [path, router] of Object.entries(deps.routers ?? {})) api.use(path, router);
+  api.use(skiptraceRoutes(deps));
   api.use(routeNotFound());
 
   app.use('/api/v1', api);

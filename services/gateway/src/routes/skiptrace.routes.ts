@@ -88,13 +88,13 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
   });
 
   router.get('/property/skiptrace/:id', auth.requireScope('read'), async (req, res) => {
-    const row = await getProperty(db, account(req), parseId(req.params.id));
+    const row = await getProperty(db, account(req), parseId(String(req.params.id)));
     if (!row) throw notFound('skip-trace result');
     res.json(toResponse(row));
   });
 
   router.delete('/plants/:id', auth.requireScope('write'), async (req, res) => {
-    const deleted = await deleteProperty(db, account(req), parseId(req.params.id));
+    const deleted = await deleteProperty(db, account(req), parseId(String(req.params.id)));
     if (!deleted) throw notFound('property');
     res.status(204).end();
   });

@@ -1,0 +1,25 @@
+// The whole test command (`./run test` / `pnpm test`): makes sure the local services
+// and Chromium are there, then lint, typecheck, unit tests, integration tests.
+// Integration tests run one file at a time: some restart PostgreSQL, Redis or RabbitMQ.
+import { spawnSync } from 'node:child_process';
+import { ensureServices } from '@skiptrace/testing';
+
+function step(title: string, cmd: string, args: string[]): void {
+  console.log(`\n== ${title}`);
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`\n${title} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`== ${title}: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+const jest = ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci'];
+console.log('== services');
+await ensureServices();
+step('chromium', 'bash', ['scripts/ensure-chromium.sh']);
+step('lint', 'pnpm', ['lint']);
+step('typecheck', 'pnpm', ['typecheck']);
+step('unit tests', process.execPath, [...jest, '--selectProjects', 'unit']);
+step('integration tests', process.execPath, [...jest, '--selectProjects', 'integration', '--runInBand']);
