@@ -2,6 +2,15 @@
  * The store port. PostgreSQL (node-postgres pool) in production, PGlite (Postgres
  * compiled to WASM, in-process) in the one-process mode. Both run the same SQL and the
  * same migrations (packages/storage/migrations/*.sql, applied in file-name order).
+ *
+ * Value types are the same from both adapters (tested by test/database.contract.ts):
+ * - int8 / bigint / bigserial → string (node-postgres default; JS numbers lose precision
+ *   above 2^53), int8[] → string[]. int2/int4/float → number; numeric → string.
+ * - timestamptz → Date; timestamp (without time zone) → Date read as UTC in both.
+ *   Prefer timestamptz. date → 'YYYY-MM-DD' string (a calendar day has no instant).
+ * - json / jsonb → parsed value. As parameters pass objects (serialized as JSON); a JS
+ *   array parameter becomes a PostgreSQL array in node-postgres, so JSON.stringify
+ *   arrays bound for jsonb.
  */
 export interface QueryResult<T> {
   rows: T[];

@@ -1,0 +1,178 @@
+/**
+ * The Database behaviour suite, run against every adapter (database-pglite.test.ts,
+ * database-postgres.int.test.ts). Migration tests live in migrate.contract.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Database } from '../src/database.port.ts';
+import { describeMigrateContract } from './migrate.contract.ts';
+
+export interface TestStore {
+  /** A Database on this store; may be called several times. */
+  open(migrationsDir?: string): Database;
+  /** True when two open() calls reach the same data (false for in-memory PGlite). */
+  shared: boolean;
+  drop(): Promise<void>;
+}
+
+export interface DatabaseHarness {
+  kind: Database['kind'];
+  /** A new, empty store (a fresh database or PGlite instance). */
+  createStore(): Promise<TestStore>;
+}
+
+const AWKWARD: unknown[][] = [
+  [1, 'tab\there', { nested: { s: 'x\ty\nz' } }, '9007199254740993', true],
+  [2, 'line\nbreak and\r\ncrlf', [1, 'two', null], '-1', false],
+  [3, 'back\\slash \\N \\t literal', { quote: '"', backslash: '\\' }, '0', null],
+  [4, 'unicode: é ß 漢字 🏠 \u2028', { emoji: '🏠' }, null, true],
+  [5, '', {}, '42', false],
+  [6, null, null, null, null],
+  [7, '\\N', 42, '7', true],
+];
+
+/** Bulk rows get ids above BULK_OFFSET, clear of the other tests' rows. */
+const BULK_OFFSET = 10_000;
+
+async function* generateRows(count: number): AsyncGenerator<unknown[]> {
+  for (let i = 1; i <= count; i++) {
+    yield [BULK_OFFSET + i, `row ${i}`, { i }, String(i * 1_000_000_000), i % 2 === 0];
+  }
+}
+
+export function describeDatabaseContract(harness: DatabaseHarness): void {
+  describe(`Database contract (${harness.kind})`, () => {
+    let store: TestStore;
+    let db: Database;
+
+    beforeAll(async () => {
+      store = await harness.createStore();
+      db = store.open();
+      await db.query('CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL)');
+      await db.query(`CREATE TABLE copy_target
+        (id int PRIMARY KEY, "Note Text" text, doc jsonb, big int8, flag boolean)`);
+    });
+
+    afterAll(async () => {
+      await db?.close();
+      await store?.drop();
+    });
+
+    it('is of the expected kind and answers ping', async () => {
+      expect(db.kind).toBe(harness.kind);
+      await expect(db.ping()).resolves.toBeUndefined();
+    });
+
+    it('binds parameters and counts affected rows', async () => {
+      const select = await db.query<{ s: string; n: number }>('SELECT $1::text || $2::text AS s, $3::int + 1 AS n', [
+        'a\tb',
+        "'; DROP TABLE items; --",
+        41,
+      ]);
+      expect(select.rows).toEqual([{ s: "a\tb'; DROP TABLE items; --", n: 42 }]);
+      expect(select.rowCount).toBe(1);
+      const insert = await db.query('INSERT INTO items VALUES (100, $1), (101, $1), (102, $1)', ['x']);
+      expect(insert.rowCount).toBe(3);
+      const update = await db.query('UPDATE items SET label = $1 WHERE id >= 101', ['y']);
+      expect(update.rowCount).toBe(2);
+      const count = await db.query<{ n: string }>('SELECT count(*) AS n FROM items WHERE id >= 100');
+      expect(count.rows[0]?.n).toBe('3');
+    });
+
+    it('commits a transaction and returns its result', async () => {
+      const result = await db.transaction(async (tx) => {
+        await tx.query('INSERT INTO items VALUES (200, $1)', ['committed']);
+        const seen = await tx.query<{ label: string }>('SELECT label FROM items WHERE id = 200');
+        return seen.rows[0]?.label;
+      });
+      expect(result).toBe('committed');
+      const after = await db.query('SELECT 1 FROM items WHERE id = 200');
+      expect(after.rowCount).toBe(1);
+    });
+
+    it('rolls back when the callback throws and rethrows the same error', async () => {
+      const failure = new Error('abort on purpose');
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO items VALUES (300, $1)', ['rolled back']);
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect((await db.query('SELECT 1 FROM items WHERE id = 300')).rowCount).toBe(0);
+    });
+
+    it('rolls back on a failing statement and keeps the SQLSTATE code', async () => {
+      await db.query('INSERT INTO items VALUES (400, $1)', ['existing']);
+      const attempt = db.transaction(async (tx) => {
+        await tx.query('INSERT INTO items VALUES (401, $1)', ['rolled back']);
+        await tx.query('INSERT INTO items VALUES (400, $1)', ['duplicate']);
+      });
+      await expect(attempt).rejects.toMatchObject({ code: '23505' });
+      expect((await db.query('SELECT 1 FROM items WHERE id = 401')).rowCount).toBe(0);
+      await expect(db.query('SELECT 1')).resolves.toMatchObject({ rowCount: 1 });
+    });
+
+    it('copies awkward values so that they read back exactly', async () => {
+      const columns = ['id', 'Note Text', 'doc', 'big', 'flag'];
+      await expect(db.copyRows('public.copy_target', columns, AWKWARD)).resolves.toBe(AWKWARD.length);
+      const { rows } = await db.query<Record<string, unknown>>(
+        'SELECT id, "Note Text", doc, big, flag FROM copy_target WHERE id < 1000 ORDER BY id',
+      );
+      expect(rows.map((row) => columns.map((column) => row[column]))).toEqual(AWKWARD);
+    });
+
+    it('copies 50,000 rows from an async iterable', async () => {
+      const written = await db.copyRows('copy_target', ['id', 'Note Text', 'doc', 'big', 'flag'], generateRows(50_000));
+      expect(written).toBe(50_000);
+      const { rows } = await db.query<{ n: string; ids: string; last: unknown }>(
+        `SELECT count(*) AS n, sum(id - $1) AS ids, max(big) FILTER (WHERE doc->>'i' = '50000') AS last
+         FROM copy_target WHERE id > $1 AND "Note Text" LIKE 'row %'`,
+        [BULK_OFFSET],
+      );
+      expect(rows[0]).toEqual({ n: '50000', ids: String((50_000 * 50_001) / 2), last: '50000000000000' });
+    });
+
+    it('writes nothing when a copy fails part-way', async () => {
+      async function* badRows(): AsyncGenerator<unknown[]> {
+        yield [900_001, 'ok', null, null, null];
+        yield [900_002, 'missing columns'];
+      }
+      await expect(db.copyRows('copy_target', ['id', 'Note Text', 'doc', 'big', 'flag'], badRows())).rejects.toThrow(
+        /2 values, expected 5/,
+      );
+      expect((await db.query('SELECT 1 FROM copy_target WHERE id > 900000')).rowCount).toBe(0);
+      await expect(db.copyRows('copy_target', ['id'], [])).resolves.toBe(0);
+    });
+
+    it('maps bigint, timestamps, dates, numeric and json the same way', async () => {
+      await db.query(`CREATE TABLE typed (id bigserial PRIMARY KEY, big int8, bigs int8[], at timestamptz,
+        naive timestamp, day date, doc jsonb, amount numeric, small int4)`);
+      const at = new Date('2024-05-06T07:08:09.123Z');
+      const doc = { a: [1, 'x', { b: null }], unicode: 'ü' };
+      const { rows } = await db.query(
+        `INSERT INTO typed (big, bigs, at, naive, day, doc, amount, small)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        ['9007199254740993', ['1', '9007199254740993'], at, '2024-05-06 07:08:09.123', '2024-05-06', doc, '12.50', 7],
+      );
+      expect(rows[0]).toEqual({
+        id: '1',
+        big: '9007199254740993',
+        bigs: ['1', '9007199254740993'],
+        at,
+        naive: at,
+        day: '2024-05-06',
+        doc,
+        amount: '12.50',
+        small: 7,
+      });
+    });
+
+    it('closes idempotently', async () => {
+      const extra = store.open();
+      await extra.ping();
+      await extra.close();
+      await expect(extra.close()).resolves.toBeUndefined();
+    });
+  });
+
+  describeMigrateContract(harness);
+}
