@@ -1,5 +1,4 @@
 import { buildOpenApiDocument } from '@skiptrace/contracts';
-import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import { errorHandler, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
@@ -26,7 +25,6 @@ export interface GatewayAuth {
 export interface GatewayDeps {
   db: Database;
   bus: MessageBus;
-  kv: KeyValueStore;
   auth: GatewayAuth;
   config: GatewayConfig;
   logger: Logger;

@@ -1,0 +1,88 @@
+import type { Property } from '@skiptrace/contracts';
+import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
+import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
+import { ApiError, createHealth, silentLogger } from '@skiptrace/runtime';
+import { createPgliteDatabase, type Database } from '@skiptrace/storage';
+import type { RequestHandler } from 'express';
+import { createWorkerService } from '../../worker/src/worker.service.ts';
+import { createGatewayService, type GatewayAuth } from '../src/gateway.service.ts';
+
+/**
+ * Test double of the bearer port: `Authorization: Bearer <account>:<scopes>` is taken
+ * at its word. The real JWT verification has its own suite (packages/bearer) and the
+ * end-to-end suite runs the gateway behind it.
+ */
+export const testAuth: GatewayAuth = {
+  authenticate: ((req, _res, next) => {
+    const m = /^Bearer ([\w-]+):([\w ,]*)$/.exec(req.get('authorization') ?? '');
+    if (!m) return next(new ApiError('unauthorized', 'missing bearer token'));
+    req.auth = { accountId: m[1]!, clientId: 'test', subject: 'test', scopes: m[2]!.split(',') };
+    next();
+  }) as RequestHandler,
+  requireScope: (scope) => (req, _res, next) =>
+    next(req.auth?.scopes.includes(scope) ? undefined : new ApiError('insufficient_scope', `requires ${scope}`)),
+};
+
+/** A deterministic engine: "1 Match St" finds Jane Roe, anything else finds nobody. */
+export const fakeEngine: TraceEngine & { calls: number; fail: boolean; hold?: Promise<void> } = {
+  calls: 0,
+  fail: false,
+  async trace(p: Property): Promise<TraceOutcome> {
+    this.calls++;
+    await this.hold;
+    if (this.fail) throw new Error('contact store unreachable');
+    if (!/match/i.test(p.street_address)) return { status: 'no_match', results: [], error: 'no owner found' };
+    return {
+      status: 'completed',
+      results: [
+        {
+          first_name: 'Jane',
+          last_name: 'Roe',
+          confidence: 0.95,
+          reasons: ['address_exact'],
+          phones: [{ number: '+12125550142', type: 'mobile', dnc: false, litigator: false }],
+          emails: [],
+        },
+      ],
+    };
+  },
+  async traceMany(ps) {
+    return Promise.all(ps.map((p) => this.trace(p)));
+  },
+};
+
+export interface Harness {
+  app: ReturnType<typeof createGatewayService>;
+  db: Database;
+  bus: MessageBus;
+  worker: ReturnType<typeof createWorkerService>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(syncDeadlineMs = 2_000): Promise<Harness> {
+  const logger = silentLogger();
+  const db = createPgliteDatabase({});
+  await db.migrate();
+  const bus = createMemoryBus();
+  const worker = createWorkerService({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
+  await worker.start();
+  const app = createGatewayService({
+    db,
+    bus,
+    auth: testAuth,
+    logger,
+    health: createHealth(),
+    config: { syncDeadlineMs, maxBodyBytes: 16 * 1024, publicUrl: 'http://test/api/v1', authUrl: 'http://test' },
+  });
+  return {
+    app,
+    db,
+    bus,
+    worker,
+    async close() {
+      await worker.stop();
+      await bus.close();
+      await db.close();
+    },
+  };
+}
