@@ -1,0 +1,213 @@
+/**
+ * Accounts (tenants), their users and their OAuth clients, in the Database. Passwords and
+ * client secrets are stored as scrypt hashes; a client's plaintext secret is returned once,
+ * by createClient.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Database } from '@skiptrace/storage';
+import { dummyHash, hashSecret, randomSecret, verifySecret } from './passwords.ts';
+
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+/** API scopes a client may be given; read for GET, write for POST and DELETE. */
+export const API_SCOPES = ['read', 'write'] as const;
+
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+export interface User {
+  id: string;
+  accountId: string;
+  email: string;
+  createdAt: Date;
+}
+export interface ClientRecord {
+  clientId: string;
+  accountId: string;
+  name: string;
+  grantTypes: string[];
+  redirectUris: string[];
+  scopes: string;
+  /** Null for public clients (PKCE, no secret). */
+  secretHash: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+}
+export interface CreateClientInput {
+  name: string;
+  /** Absent: a new account named after the client is created. */
+  accountId?: string;
+  grantTypes?: string[];
+  redirectUris?: string[];
+  /** Space-separated; default "read". */
+  scopes?: string;
+  /** Public client: no secret, PKCE required. */
+  public?: boolean;
+  /** Other RFC 7591 metadata kept with the client. */
+  metadata?: Record<string, unknown>;
+  /** Preset id and secret (registration, demo); generated when absent. */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export class AccountError extends Error {
+  override name = 'AccountError';
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
+
+interface ClientRow {
+  client_id: string;
+  account_id: string;
+  name: string;
+  grant_types: string[];
+  redirect_uris: string[];
+  scopes: string;
+  secret_hash: string | null;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+const toClient = (r: ClientRow): ClientRecord => ({
+  clientId: r.client_id,
+  accountId: r.account_id,
+  name: r.name,
+  grantTypes: r.grant_types,
+  redirectUris: r.redirect_uris,
+  scopes: r.scopes,
+  secretHash: r.secret_hash,
+  metadata: r.metadata,
+  createdAt: r.created_at,
+});
+
+export function validateScopes(scopes: string): string {
+  const list = [...new Set(scopes.split(' ').filter(Boolean))];
+  const bad = list.filter((s) => !(API_SCOPES as readonly string[]).includes(s));
+  if (bad.length || !list.length) throw new AccountError(`scopes must be among: ${API_SCOPES.join(' ')}`);
+  return list.join(' ');
+}
+
+export function createAccounts(db: Database) {
+  async function createAccount(input: { name: string; id?: string }): Promise<Account> {
+    const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
+      'INSERT INTO accounts (id, name) VALUES ($1, $2) RETURNING id, name, created_at',
+      [input.id ?? newId('acc'), input.name],
+    );
+    const row = rows[0]!;
+    return { id: row.id, name: row.name, createdAt: row.created_at };
+  }
+
+  async function findAccount(id: string): Promise<Account | undefined> {
+    const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
+      'SELECT id, name, created_at FROM accounts WHERE id = $1',
+      [id],
+    );
+    return rows[0] && { id: rows[0].id, name: rows[0].name, createdAt: rows[0].created_at };
+  }
+
+  async function accountFor(accountId: string | undefined, name: string): Promise<string> {
+    if (accountId === undefined) return (await createAccount({ name })).id;
+    if (!(await findAccount(accountId))) throw new AccountError(`account ${accountId} does not exist`);
+    return accountId;
+  }
+
+  async function createUser(input: { email: string; password: string; accountId?: string }): Promise<User> {
+    const email = input.email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AccountError('email is not valid');
+    if (input.password.length < 8) throw new AccountError('password must have at least 8 characters');
+    const accountId = await accountFor(input.accountId, email);
+    const { rows } = await db.query<{ id: string; created_at: Date }>(
+      `INSERT INTO users (id, account_id, email, password_hash) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (email) DO NOTHING RETURNING id, created_at`,
+      [newId('usr'), accountId, email, await hashSecret(input.password)],
+    );
+    if (!rows[0]) throw new AccountError(`a user with email ${email} already exists`);
+    return { id: rows[0].id, accountId, email, createdAt: rows[0].created_at };
+  }
+
+  async function findUser(id: string): Promise<User | undefined> {
+    const { rows } = await db.query<{ id: string; account_id: string; email: string; created_at: Date }>(
+      'SELECT id, account_id, email, created_at FROM users WHERE id = $1',
+      [id],
+    );
+    const r = rows[0];
+    return r && { id: r.id, accountId: r.account_id, email: r.email, createdAt: r.created_at };
+  }
+
+  async function findUserByEmail(email: string): Promise<User | undefined> {
+    const { rows } = await db.query<{ id: string; account_id: string; email: string; created_at: Date }>(
+      'SELECT id, account_id, email, created_at FROM users WHERE email = $1',
+      [email.trim().toLowerCase()],
+    );
+    const r = rows[0];
+    return r && { id: r.id, accountId: r.account_id, email: r.email, createdAt: r.created_at };
+  }
+
+  /** The user when email and password match; the same work is done for unknown emails. */
+  async function verifyUser(email: string, password: string): Promise<User | undefined> {
+    const { rows } = await db.query<{ id: string; account_id: string; password_hash: string; created_at: Date }>(
+      'SELECT id, account_id, password_hash, created_at FROM users WHERE email = $1',
+      [email.trim().toLowerCase()],
+    );
+    const r = rows[0];
+    const ok = await verifySecret(password, r?.password_hash ?? (await dummyHash()));
+    if (!r || !ok) return undefined;
+    return { id: r.id, accountId: r.account_id, email: email.trim().toLowerCase(), createdAt: r.created_at };
+  }
+
+  async function createClient(input: CreateClientInput): Promise<{ client: ClientRecord; clientSecret?: string }> {
+    const grantTypes = input.grantTypes ?? ['client_credentials'];
+    const unknown = grantTypes.filter((g) => !(GRANT_TYPES as readonly string[]).includes(g));
+    if (unknown.length || !grantTypes.length)
+      throw new AccountError(`grant types must be among: ${GRANT_TYPES.join(', ')}`);
+    const redirectUris = input.redirectUris ?? [];
+    if (grantTypes.includes('authorization_code') && !redirectUris.length)
+      throw new AccountError('an authorization_code client needs at least one redirect URI');
+    for (const uri of redirectUris) if (!URL.canParse(uri)) throw new AccountError(`redirect URI ${uri} is not a URL`);
+    if (input.public && grantTypes.includes('client_credentials'))
+      throw new AccountError('a public client cannot use client_credentials');
+    const scopes = validateScopes(input.scopes ?? 'read');
+    const clientSecret = input.public ? undefined : (input.clientSecret ?? randomSecret());
+    const accountId = await accountFor(input.accountId, input.name);
+    const { rows } = await db.query<ClientRow>(
+      `INSERT INTO clients (client_id, account_id, secret_hash, name, grant_types, redirect_uris, scopes, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [
+        input.clientId ?? newId('cli'),
+        accountId,
+        clientSecret === undefined ? null : await hashSecret(clientSecret),
+        input.name,
+        grantTypes,
+        redirectUris,
+        scopes,
+        JSON.stringify(input.metadata ?? {}),
+      ],
+    );
+    return { client: toClient(rows[0]!), ...(clientSecret === undefined ? {} : { clientSecret }) };
+  }
+
+  async function findClient(clientId: string): Promise<ClientRecord | undefined> {
+    const { rows } = await db.query<ClientRow>('SELECT * FROM clients WHERE client_id = $1', [clientId]);
+    return rows[0] && toClient(rows[0]);
+  }
+
+  async function deleteClient(clientId: string): Promise<boolean> {
+    const { rowCount } = await db.query('DELETE FROM clients WHERE client_id = $1', [clientId]);
+    return rowCount > 0;
+  }
+
+  return {
+    createAccount,
+    findAccount,
+    createUser,
+    findUser,
+    findUserByEmail,
+    verifyUser,
+    createClient,
+    findClient,
+    deleteClient,
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

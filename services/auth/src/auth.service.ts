@@ -1,0 +1,133 @@
+/**
+ * createAuthService: the OAuth 2.0 server as an Express app to mount at the ROOT of a server
+ * (it answers /oauth/*, /.well-known/* and /interaction/*, and passes every other path to
+ * next(), so it can share a server with the API). It never listens. Expects the database
+ * migrated (db.migrate()). Artefact storage: Redis when the kv is Redis, else the database.
+ */
+import { createHmac } from 'node:crypto';
+import express, { type Express } from 'express';
+import type Provider from 'oidc-provider';
+import type { JWK } from 'jose';
+import type { Database } from '@skiptrace/storage';
+import type { KeyValueStore } from '@skiptrace/kv';
+import type { Logger } from '@skiptrace/runtime';
+import { createAccounts, type Accounts } from './accounts.service.ts';
+import { createAbuseControls } from './abuse.ts';
+import { createClientAdapter } from './client-adapter.ts';
+import type { AuthConfig } from './config.ts';
+import { ensureDemo, type DemoCredentials, type EnsureDemoOptions } from './demo.ts';
+import { interactionRoutes } from './interactions.routes.ts';
+import { createDbAdapter, purgeExpired } from './oidc-adapter-db.ts';
+import { createKvAdapter } from './oidc-adapter-kv.ts';
+import { createProvider } from './provider.ts';
+import { installProviderMiddleware } from './provider-middleware.ts';
+import {
+  databaseKeyStore,
+  fileKeyStore,
+  loadSigningKeys,
+  publicJwks,
+  rotateSigningKey,
+  type KeyStore,
+  type StoredKey,
+} from './signing-keys.ts';
+
+export interface AuthServiceDeps {
+  db: Database;
+  kv: KeyValueStore;
+  config: AuthConfig;
+  logger: Logger;
+}
+
+export interface AuthService {
+  app: Express;
+  provider: Provider;
+  accounts: Accounts;
+  /** The public JWKS served at /oauth/jwks (for a gateway in the same process). */
+  jwks(): { keys: JWK[] };
+  /** Adds a signing key pair, published now, signing from activateInSec on (after a restart). */
+  rotateSigningKey(options?: { activateInSec?: number }): Promise<StoredKey[]>;
+  ensureDemo(options?: EnsureDemoOptions): Promise<DemoCredentials & { created: boolean }>;
+  /** Stops timers; the caller owns and closes db and kv. */
+  close(): Promise<void>;
+}
+
+const PURGE_INTERVAL_MS = 10 * 60_000;
+const PROVIDER_PATH = /^\/(oauth\/|\.well-known\/)/;
+
+function keyStoreFor(db: Database, config: AuthConfig): KeyStore | undefined {
+  if (config.signingKeys) return undefined;
+  return db.kind === 'pglite' && config.dataDir ? fileKeyStore(config.dataDir) : databaseKeyStore(db);
+}
+
+/** Cookie keys: configured, or derived from the private signing keys (shared by replicas). */
+function cookieKeysFor(config: AuthConfig, keys: JWK[]): string[] {
+  if (config.cookieKeys?.length) return config.cookieKeys;
+  return keys
+    .filter((k) => k.d)
+    .map((k) => createHmac('sha256', k.d!).update('skiptrace auth cookies').digest('base64url'));
+}
+
+export async function createAuthService({ db, kv, config, logger }: AuthServiceDeps): Promise<AuthService> {
+  const log = logger.child({ scope: 'auth' });
+  const accounts = createAccounts(db);
+  const abuse = createAbuseControls(kv, config);
+  const store = keyStoreFor(db, config);
+  const keys = config.signingKeys ?? (await loadSigningKeys(store!));
+  const useKv = kv.kind === 'redis';
+  const provider = createProvider({
+    config,
+    accounts,
+    keys,
+    cookieKeys: cookieKeysFor(config, keys),
+    adapterFor: (name) => (useKv ? createKvAdapter(kv, name) : createDbAdapter(db, name)),
+    clientAdapter: createClientAdapter(accounts),
+    logger: log,
+  });
+  installProviderMiddleware(provider, { accounts, abuse, tokenRateLimit: config.tokenRateLimit });
+  log.info({ issuer: config.issuer, artefacts: useKv ? 'redis' : db.kind }, 'oauth provider ready');
+
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.trustProxy) app.set('trust proxy', true);
+  app.use(
+    interactionRoutes({
+      provider,
+      accounts,
+      abuse,
+      limits: config,
+      secureCookies: config.trustProxy || config.issuer.startsWith('https:'),
+    }),
+  );
+  app.post('/oauth/token', async (req, res, next) => {
+    const wait = await abuse.limit(`token:ip:${req.ip}`, config.tokenIpRateLimit);
+    if (!wait) return next();
+    res
+      .status(429)
+      .set({ 'Retry-After': String(wait), 'Cache-Control': 'no-store' })
+      .json({ error: 'rate_limited', error_description: `too many token requests; retry in ${wait} seconds` });
+  });
+  const handle = provider.callback();
+  app.use((req, res, next) => (PROVIDER_PATH.test(req.path) ? handle(req, res) : next()));
+
+  const purge = useKv
+    ? undefined
+    : setInterval(() => {
+        purgeExpired(db).catch((err: unknown) => log.warn({ err }, 'purging expired oidc artefacts failed'));
+      }, PURGE_INTERVAL_MS).unref();
+  const published = publicJwks(keys);
+
+  return {
+    app,
+    provider,
+    accounts,
+    jwks: () => published,
+    async rotateSigningKey(options = {}) {
+      if (!store) throw new Error('signing keys come from AUTH_SIGNING_KEYS: rotate them there');
+      return rotateSigningKey(store, options.activateInSec ?? 0);
+    },
+    ensureDemo: (options) => ensureDemo(accounts, { dataDir: config.dataDir, ...options }),
+    async close() {
+      if (purge) clearInterval(purge);
+    },
+  };
+}

@@ -1,0 +1,24 @@
+export { createAuthService, type AuthService, type AuthServiceDeps } from './auth.service.ts';
+export { authEnvSchema, authConfig, loadAuthConfig, type AuthConfig } from './config.ts';
+export {
+  createAccounts,
+  AccountError,
+  API_SCOPES,
+  GRANT_TYPES,
+  type Accounts,
+  type Account,
+  type User,
+  type ClientRecord,
+  type CreateClientInput,
+} from './accounts.service.ts';
+export { ensureDemo, DEMO_CLIENT_ID, DEMO_EMAIL, type DemoCredentials, type EnsureDemoOptions } from './demo.ts';
+export {
+  databaseKeyStore,
+  fileKeyStore,
+  rotateSigningKey,
+  loadSigningKeys,
+  publicJwks,
+  type KeyStore,
+  type StoredKey,
+} from './signing-keys.ts';
+export { hashSecret, verifySecret } from './passwords.ts';

@@ -1,0 +1,149 @@
+/**
+ * The oidc-provider instance (recipe: docs/oauth.md, research oauth-anchors §8). JWT access
+ * tokens for the API audience via resource indicators; refresh tokens for every client with
+ * the refresh_token grant, rotated on each use, not bound to the browser session; clients
+ * from the clients table with scrypt-hashed secrets; no dev interactions, no DPoP.
+ */
+import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { JWK } from 'jose';
+import type { Logger } from '@skiptrace/runtime';
+import type { Accounts } from './accounts.service.ts';
+import { createVerifyCache, randomSecret } from './passwords.ts';
+import { errorPage } from './views.ts';
+import type { AuthConfig } from './config.ts';
+
+export interface ProviderDeps {
+  config: AuthConfig;
+  accounts: Accounts;
+  keys: JWK[];
+  cookieKeys: string[];
+  /** Storage of artefacts per model name; the Client model is handled here. */
+  adapterFor: (name: string) => Adapter;
+  clientAdapter: Adapter;
+  logger: Logger;
+}
+
+export function createProvider(deps: ProviderDeps): Provider {
+  const { config, accounts } = deps;
+  const adapters = new Map<string, Adapter>();
+  const adapter = (name: string): Adapter => {
+    if (name === 'Client') return deps.clientAdapter;
+    let found = adapters.get(name);
+    if (!found) adapters.set(name, (found = deps.adapterFor(name)));
+    return found;
+  };
+  const configuration: Configuration = {
+    adapter,
+    clients: [],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+      id_token_signed_response_alg: 'ES256',
+    },
+    extraClientMetadata: {
+      properties: ['account_id'],
+      validator(_ctx, key, value) {
+        if (key === 'account_id' && value !== undefined && (typeof value !== 'string' || !value))
+          throw new errors.InvalidClientMetadata('account_id must be a non-empty string');
+      },
+    },
+    // read and write are also listed here so a client's `scope` metadata restricts them
+    // (invalid_scope when a client asks for more than it was given).
+    scopes: ['openid', 'offline_access', 'read', 'write'],
+    claims: { openid: ['sub'], email: ['email'] },
+    responseTypes: ['code'],
+    routes: {
+      authorization: '/oauth/authorize',
+      token: '/oauth/token',
+      jwks: '/oauth/jwks',
+      revocation: '/oauth/revoke',
+      introspection: '/oauth/introspect',
+      registration: '/oauth/register',
+      userinfo: '/oauth/userinfo',
+      end_session: '/oauth/logout',
+    },
+    jwks: { keys: deps.keys as Configuration['jwks'] extends { keys: infer K } | undefined ? K : never },
+    cookies: { keys: deps.cookieKeys },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      dPoP: { enabled: false },
+      registration: config.adminToken
+        ? {
+            enabled: true,
+            initialAccessToken: config.adminToken,
+            issueRegistrationAccessToken: false,
+            idFactory: () => `cli_${randomSecret(12)}`,
+          }
+        : { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => config.apiAudience,
+        useGrantedResource: () => true,
+        getResourceServerInfo(_ctx, indicator, client) {
+          if (indicator !== config.apiAudience) throw new errors.InvalidTarget();
+          return {
+            scope: client.scope ?? 'read',
+            audience: config.apiAudience,
+            accessTokenTTL: config.accessTokenTtl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    pkce: { required: (_ctx, client) => client.tokenEndpointAuthMethod === 'none' },
+    ttl: {
+      AccessToken: config.accessTokenTtl,
+      ClientCredentials: config.accessTokenTtl,
+      AuthorizationCode: 60,
+      RefreshToken: config.refreshTokenTtl,
+      Grant: config.refreshTokenTtl,
+      Session: 14 * 24 * 3600,
+      Interaction: 3600,
+      IdToken: 3600,
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    expiresWithSession: async () => false,
+    async extraTokenClaims(_ctx, token) {
+      const userId = 'accountId' in token ? token.accountId : undefined;
+      const accountId = userId
+        ? (await accounts.findUser(userId))?.accountId
+        : (await accounts.findClient(token.clientId!))?.accountId;
+      return accountId ? { account_id: accountId } : undefined;
+    },
+    async findAccount(_ctx, sub) {
+      const user = await accounts.findUser(sub);
+      return user && { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-store');
+      const message = out.error_description ?? 'The request could not be completed.';
+      ctx.body = errorPage({ title: 'Sign-in request rejected', message: `${message} (${out.error})` });
+    },
+  };
+  const provider = new Provider(config.issuer, configuration);
+  if (config.trustProxy) provider.proxy = true;
+
+  // Client secrets are stored as scrypt hashes (client-adapter.ts); compare against the hash.
+  const verifier = createVerifyCache();
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(
+    this: { clientSecret?: string },
+    actual: string,
+  ) {
+    return this.clientSecret ? verifier.verify(actual, this.clientSecret) : Promise.resolve(false);
+  } as unknown as (actual: string) => boolean;
+
+  const log = deps.logger;
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, err: Error) => log.error({ err }, 'oidc server error'));
+  provider.on('grant.error', (_ctx: KoaContextWithOIDC, err: Error) => log.debug({ err: err.message }, 'grant error'));
+  return provider;
+}

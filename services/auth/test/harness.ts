@@ -1,0 +1,59 @@
+/**
+ * Test harness: the auth service on a real server at 127.0.0.1:<random port> (the issuer
+ * needs the port, so the server listens first and gets its handler after), with a /callback
+ * route on the same server that records what the authorization server redirected with.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { Database } from '@skiptrace/storage';
+import type { KeyValueStore } from '@skiptrace/kv';
+import { silentLogger } from '@skiptrace/runtime';
+import { authConfig, createAuthService, type AuthConfig, type AuthService } from '../src/index.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface RunningAuth {
+  url: string;
+  service: AuthService;
+  callbacks: URL[];
+  close(): Promise<void>;
+}
+
+export async function listen(
+  handler: express.Express | ((req: never, res: never) => void),
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler as never);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function startAuth(
+  db: Database,
+  kv: KeyValueStore,
+  overrides: Partial<AuthConfig> = {},
+  port = 0,
+): Promise<RunningAuth> {
+  const callbacks: URL[] = [];
+  const app = express();
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = authConfig({ issuer: url, adminToken: ADMIN_TOKEN, ...overrides });
+  const service = await createAuthService({ db, kv, config, logger: silentLogger() });
+  app.get('/callback', (req, res) => {
+    callbacks.push(new URL(req.originalUrl, url));
+    res.type('text').send('callback received');
+  });
+  app.use(service.app);
+  return {
+    url,
+    service,
+    callbacks,
+    async close() {
+      await service.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
