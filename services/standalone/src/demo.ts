@@ -1,0 +1,48 @@
+import type { AuthService } from '@skiptrace/auth';
+import { importContacts } from '@skiptrace/contacts';
+import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import type { Logger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import type { StandaloneEnv } from './config.ts';
+
+const DEMO_SEED = 42;
+
+/**
+ * First start of a fresh data directory: generates synthetic contacts (fictional
+ * 555-01XX phones) and the demo account, client and user, then prints how to use them.
+ * Later starts find both in place and only print the instructions again.
+ */
+export async function loadDemoData(deps: { db: Database; auth: AuthService; env: StandaloneEnv; logger: Logger }) {
+  const { db, auth, env, logger } = deps;
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM contacts WHERE source = 'demo'`);
+  if (Number(rows[0]?.n ?? 0) === 0) {
+    async function* ndjson() {
+      for (const row of generateContacts({ rows: env.SKIPTRACE_DEMO_ROWS, seed: DEMO_SEED })) {
+        yield `${JSON.stringify(row)}\n`;
+      }
+    }
+    const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'demo' });
+    logger.info(counts, 'demo contacts loaded');
+  }
+  const demo = await auth.ensureDemo({ dataDir: env.SKIPTRACE_DATA_DIR, redirectUri: `${env.publicUrl}/callback` });
+  const [first] = generateContacts({ rows: 1, seed: DEMO_SEED });
+  const query = first ? demoQueryFor(first) : undefined;
+  const base = env.publicUrl;
+  process.stdout.write(
+    [
+      '',
+      'Skip-trace platform is starting with demo data.',
+      `  API:            ${base}/api/v1   (OpenAPI: ${base}/api/v1/openapi.json)`,
+      `  OAuth server:   ${base}/.well-known/openid-configuration`,
+      `  demo client:    client_id=${demo.clientId} client_secret=${demo.clientSecret}`,
+      `  demo user:      ${demo.email} / ${demo.password}`,
+      '',
+      'Get a token and trace an address that will match:',
+      `  TOKEN=$(curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${demo.clientId} \\`,
+      `    -d client_secret=${demo.clientSecret} -d scope="read write" | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+      `  curl -s ${base}/api/v1/property/skiptrace -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`,
+      `    -d '${JSON.stringify(query ?? {})}'`,
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,53 @@
+// Composition root of a skip-trace worker process. Scale by running more of them:
+// they share the queues (competing consumers) and the store.
+import { createServer } from 'node:http';
+import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
+import { createBus } from '@skiptrace/messaging';
+import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
+import { createDatabase } from '@skiptrace/storage';
+import express from 'express';
+import { workerEnvSchema } from './config.ts';
+import { createWorkerService } from './worker.service.ts';
+
+const env = loadConfig(workerEnvSchema);
+const logger = createLogger({ name: 'worker', level: env.LOG_LEVEL });
+const shutdown = createShutdown(logger);
+exitOnSignals(shutdown, logger);
+
+const db = createDatabase({ databaseUrl: env.DATABASE_URL, logger });
+shutdown.add('database', () => db.close());
+await db.migrate();
+const bus = await createBus({ amqpUrl: env.AMQP_URL, logger });
+shutdown.add('bus', () => bus.close());
+
+const worker = createWorkerService({
+  db,
+  bus,
+  engine: createContactTraceEngine(db),
+  logger,
+  config: { prefetch: env.WORKER_PREFETCH, maxAttempts: env.WORKER_MAX_ATTEMPTS },
+});
+const sweep = createRecoverySweep(db, bus, logger, {
+  intervalMs: env.RECOVERY_INTERVAL_MS,
+  staleAfterMs: env.RECOVERY_STALE_AFTER_MS,
+  batchSize: 500,
+});
+
+const health = createHealth();
+health.register('database', () => db.ping());
+health.register('broker', () => {
+  if (!bus.isReady()) throw new Error('broker disconnected');
+});
+const app = express();
+app.use(health.router());
+const server = createServer(app).listen(env.PORT);
+
+await worker.start();
+sweep.start();
+logger.info({ prefetch: env.WORKER_PREFETCH }, 'worker consuming');
+shutdown.add('consumers', async () => {
+  health.drain();
+  await sweep.stop();
+  await worker.stop();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
