@@ -1,48 +1,60 @@
 /**
  * Abuse controls over the KeyValueStore (Redis in production, so limits hold across
- * replicas): fixed-window rate limits and a login lockout with exponential back-off.
- * Lockout: after `threshold` failed logins for one email within 24 h the email is locked
- * for base·2^(failures − threshold) seconds, capped at max; a successful login clears it.
+ * replicas), built on @skiptrace/kv's fixed-window rate limiter and lockout:
+ * - token endpoint: per client IP (before any client authentication) and per client;
+ * - login: per client IP, and a per-email lockout with back-off — after `threshold`
+ *   failures within 24 h the email is locked for base·2^(failures − threshold) seconds,
+ *   capped at max; a successful login clears it.
  * Keys carry a SHA-256 of the email, never the address itself.
  */
 import { createHash } from 'node:crypto';
-import type { KeyValueStore } from '@skiptrace/kv';
+import { createLockout, createRateLimiter, type KeyValueStore } from '@skiptrace/kv';
 
-const FAILURE_WINDOW_MS = 24 * 3600 * 1000;
-const hashOf = (value: string) => createHash('sha256').update(value.trim().toLowerCase()).digest('base64url');
+const MINUTE_MS = 60_000;
+const emailKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export interface AbuseLimits {
+  /** Per minute. */
+  tokenRateLimit: number;
+  tokenIpRateLimit: number;
+  loginRateLimit: number;
   lockoutThreshold: number;
   lockoutBaseSeconds: number;
   lockoutMaxSeconds: number;
 }
 
 export function createAbuseControls(kv: KeyValueStore, limits: AbuseLimits) {
+  const limiter = (limit: number, name: string) =>
+    createRateLimiter(kv, { limit, windowMs: MINUTE_MS, keyPrefix: `auth:rl:${name}:` });
+  const tokenByClient = limiter(limits.tokenRateLimit, 'token-client');
+  const tokenByIp = limiter(limits.tokenIpRateLimit, 'token-ip');
+  const loginByIp = limiter(limits.loginRateLimit, 'login-ip');
+  const lockout = createLockout(kv, {
+    threshold: limits.lockoutThreshold,
+    baseMs: limits.lockoutBaseSeconds * 1000,
+    maxMs: limits.lockoutMaxSeconds * 1000,
+    keyPrefix: 'auth:lockout:',
+  });
+  const waitFor = async (decision: Promise<{ allowed: boolean; retryAfterMs: number }>) => {
+    const { allowed, retryAfterMs } = await decision;
+    return allowed ? undefined : seconds(retryAfterMs);
+  };
   return {
-    /** Counts one event; returns the seconds to wait when the limit per window is exceeded. */
-    async limit(key: string, max: number, windowMs = 60_000): Promise<number | undefined> {
-      const { count, resetMs } = await kv.hit(`auth:rl:${key}`, windowMs);
-      return count > max ? Math.max(1, Math.ceil(resetMs / 1000)) : undefined;
-    },
-    /** Seconds the email stays locked, or undefined. */
+    /** Each returns the seconds to wait when over the limit, else undefined. */
+    tokenByClient: (clientId: string) => waitFor(tokenByClient.consume(clientId)),
+    tokenByIp: (ip: string) => waitFor(tokenByIp.consume(ip)),
+    loginByIp: (ip: string) => waitFor(loginByIp.consume(ip)),
     async lockedFor(email: string): Promise<number | undefined> {
-      const ttl = await kv.ttl(`auth:lock:${hashOf(email)}`);
-      return ttl > 0 ? Math.ceil(ttl / 1000) : undefined;
+      const status = await lockout.status(emailKey(email));
+      return status.locked ? seconds(status.retryAfterMs) : undefined;
     },
-    /** Records a failure; returns the lockout in seconds when this failure starts one. */
+    /** Records a failed login; returns the lockout in seconds when the email is now locked. */
     async loginFailed(email: string): Promise<number | undefined> {
-      const { count } = await kv.hit(`auth:fail:${hashOf(email)}`, FAILURE_WINDOW_MS);
-      if (count < limits.lockoutThreshold) return undefined;
-      const seconds = Math.min(
-        limits.lockoutBaseSeconds * 2 ** (count - limits.lockoutThreshold),
-        limits.lockoutMaxSeconds,
-      );
-      await kv.set(`auth:lock:${hashOf(email)}`, '1', { ttlMs: seconds * 1000 });
-      return seconds;
+      const status = await lockout.failure(emailKey(email));
+      return status.locked ? seconds(status.retryAfterMs) : undefined;
     },
-    async loginSucceeded(email: string): Promise<void> {
-      await kv.del(`auth:fail:${hashOf(email)}`, `auth:lock:${hashOf(email)}`);
-    },
+    loginSucceeded: (email: string) => lockout.success(emailKey(email)),
   };
 }
 

@@ -83,7 +83,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
     clientAdapter: createClientAdapter(accounts),
     logger: log,
   });
-  installProviderMiddleware(provider, { accounts, abuse, tokenRateLimit: config.tokenRateLimit });
+  installProviderMiddleware(provider, { accounts, abuse });
   log.info({ issuer: config.issuer, artefacts: useKv ? 'redis' : db.kind }, 'oauth provider ready');
 
   const app = express();
@@ -94,12 +94,11 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       provider,
       accounts,
       abuse,
-      limits: config,
       secureCookies: config.trustProxy || config.issuer.startsWith('https:'),
     }),
   );
   app.post('/oauth/token', async (req, res, next) => {
-    const wait = await abuse.limit(`token:ip:${req.ip}`, config.tokenIpRateLimit);
+    const wait = await abuse.tokenByIp(req.ip ?? 'unknown');
     if (!wait) return next();
     res
       .status(429)

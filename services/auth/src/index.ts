@@ -22,3 +22,4 @@ export {
   type StoredKey,
 } from './signing-keys.ts';
 export { hashSecret, verifySecret } from './passwords.ts';
+export { withAuthDatabase, dataDirFrom } from './admin.ts';

@@ -39,11 +39,10 @@ export interface InteractionDeps {
   provider: Provider;
   accounts: Accounts;
   abuse: AbuseControls;
-  limits: { loginRateLimit: number };
   secureCookies: boolean;
 }
 
-export function interactionRoutes({ provider, accounts, abuse, limits, secureCookies }: InteractionDeps): Router {
+export function interactionRoutes({ provider, accounts, abuse, secureCookies }: InteractionDeps): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '8kb' });
 
@@ -88,7 +87,7 @@ export function interactionRoutes({ provider, accounts, abuse, limits, secureCoo
     };
     if (details.prompt.name !== 'login') return again(400, 'This sign-in step is already complete.');
     if (!csrfValid(req)) return again(403, 'The form expired. Please sign in again.');
-    const wait = await abuse.limit(`login:ip:${req.ip}`, limits.loginRateLimit);
+    const wait = await abuse.loginByIp(req.ip ?? 'unknown');
     if (wait)
       return again(429, `Too many sign-in attempts. Try again in ${wait} seconds.`, { 'Retry-After': String(wait) });
     const locked = await abuse.lockedFor(email);

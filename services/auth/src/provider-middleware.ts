@@ -16,7 +16,7 @@ const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';
 
 export function installProviderMiddleware(
   provider: Provider,
-  deps: { accounts: Accounts; abuse: AbuseControls; tokenRateLimit: number },
+  deps: { accounts: Accounts; abuse: AbuseControls },
 ): void {
   provider.use(async (ctx, next) => {
     await next();
@@ -27,7 +27,7 @@ export function installProviderMiddleware(
         body.error = 'unauthorized_client';
       const clientId = ctx.oidc?.client?.clientId;
       if (clientId) {
-        const wait = await deps.abuse.limit(`token:client:${clientId}`, deps.tokenRateLimit);
+        const wait = await deps.abuse.tokenByClient(clientId);
         if (wait) {
           ctx.status = 429;
           ctx.set('Retry-After', String(wait));

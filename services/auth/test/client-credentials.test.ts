@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createDatabase, type Database } from '@skiptrace/storage';
 import { createBearerAuth } from '@skiptrace/bearer';
-import { memoryKv } from './kv.ts';
+import { createMemoryKeyValue } from '@skiptrace/kv';
 import { startAuth, type RunningAuth } from './harness.ts';
 
 let db: Database;
@@ -15,7 +15,7 @@ let accountId: string;
 beforeAll(async () => {
   db = createDatabase({});
   await db.migrate();
-  auth = await startAuth(db, memoryKv());
+  auth = await startAuth(db, createMemoryKeyValue());
   const created = await auth.service.accounts.createClient({ name: 'Batch importer', scopes: 'read write' });
   clientId = created.client.clientId;
   clientSecret = created.clientSecret!;

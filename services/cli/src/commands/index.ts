@@ -1,4 +1,7 @@
 import type { Command } from '../command.ts';
+import { accountsCommand } from './accounts.ts';
+import { clientsCommand } from './clients.ts';
+import { usersCommand } from './users.ts';
 
 /** Every command the CLI knows; each lives in its own file in this folder. */
-export const commands: Command[] = [];
+export const commands: Command[] = [accountsCommand, usersCommand, clientsCommand];

@@ -1,0 +1,28 @@
+/**
+ * For admin tools (the CLI, rotate-keys.ts): opens the database the services use —
+ * DATABASE_URL, else PGlite in <SKIPTRACE_DATA_DIR>/pglite — applies migrations, runs fn,
+ * closes. Not for long-running services, which wire their adapters in main.ts.
+ */
+import { join } from 'node:path';
+import { createDatabase, type Database } from '@skiptrace/storage';
+import { createAccounts, type Accounts } from './accounts.service.ts';
+
+export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SKIPTRACE_DATA_DIR || '.data';
+}
+
+export async function withAuthDatabase<T>(
+  fn: (accounts: Accounts, db: Database) => Promise<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<T> {
+  const db = createDatabase({
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: join(dataDirFrom(env), 'pglite'),
+  });
+  try {
+    await db.migrate();
+    return await fn(createAccounts(db), db);
+  } finally {
+    await db.close();
+  }
+}

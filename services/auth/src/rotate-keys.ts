@@ -1,0 +1,22 @@
+// Signing-key rotation: `node services/auth/src/rotate-keys.ts [--activate-in SECONDS]`.
+// Adds a new ES256 + RS256 pair to the key store the auth service uses (the database with
+// DATABASE_URL, else <SKIPTRACE_DATA_DIR>/keys.json), published at once and signing from
+// now + SECONDS (default 0). Old keys stay in the JWKS. Restart or roll the auth service
+// after rotating (and again once SECONDS have passed) so it loads the new set.
+import { parseArgs } from 'node:util';
+import { dataDirFrom, withAuthDatabase } from './admin.ts';
+import { databaseKeyStore, fileKeyStore, rotateSigningKey } from './signing-keys.ts';
+
+const { values } = parseArgs({ options: { 'activate-in': { type: 'string', default: '0' } } });
+const activateIn = Number(values['activate-in']);
+if (!Number.isInteger(activateIn) || activateIn < 0) {
+  process.stderr.write('--activate-in must be a whole number of seconds\n');
+  process.exit(2);
+}
+const added = await withAuthDatabase(async (_accounts, db) => {
+  const store = db.kind === 'postgres' ? databaseKeyStore(db) : fileKeyStore(dataDirFrom());
+  return rotateSigningKey(store, activateIn);
+});
+process.stdout.write(
+  `${JSON.stringify({ added: added.map((k) => ({ kid: k.kid, alg: k.jwk.alg, activateAt: new Date(k.activateAt).toISOString() })) }, null, 2)}\n`,
+);
