@@ -1,0 +1,96 @@
+/**
+ * Address standardisation to USPS Publication 28 form and the matching keys.
+ *
+ * Key format (see README.md):
+ *   key     = NUMBER|STREET|ZIP5        e.g. "123|N MAIN ST|90210"
+ *   unitKey = NUMBER|STREET|ZIP5|UNIT   e.g. "123|N MAIN ST|90210|5B"  ("…|" when no unit)
+ * STREET is PREDIR NAME SUFFIX POSTDIR (no unit). The unit type is left out of unitKey
+ * because "Apt 5", "Unit 5" and "#5" name the same door far more often than not.
+ */
+import { normalizeState, normalizeZip } from './region.ts';
+import { parseStreetLine } from './street.ts';
+import type { StreetParts } from './street.ts';
+import { cleanWords } from './text.ts';
+
+export interface AddressInput {
+  street_address: string;
+  city?: string | null;
+  state?: string | null;
+  zip_code?: string | number | null;
+}
+
+export interface StandardAddress extends StreetParts {
+  /** Full standardised delivery line: "123 N MAIN ST NW APT 5B". */
+  line: string;
+  /** PREDIR NAME SUFFIX POSTDIR: "N MAIN ST NW". */
+  street: string;
+  /** Upper case, leading ST/MT/FT written out (ST LOUIS → SAINT LOUIS). */
+  city: string;
+  /** USPS two-letter code, or null when missing/unrecognised. */
+  state: string | null;
+  zip5: string | null;
+  zip4: string | null;
+  /** NUMBER|STREET|ZIP5 — household-level matching key. */
+  key: string;
+  /** NUMBER|STREET|ZIP5|UNIT — dwelling-level key (see `unitKeyOf`). */
+  unitKey: string;
+}
+
+const CITY_PREFIXES: ReadonlyMap<string, string> = new Map([
+  ['ST', 'SAINT'],
+  ['STE', 'SAINTE'],
+  ['MT', 'MOUNT'],
+  ['FT', 'FORT'],
+]);
+
+/** City in upper case with "St./Mt./Ft." written out, as USPS city names are. */
+export function normalizeCity(input: string | null | undefined): string {
+  const words = cleanWords(input).split(' ');
+  const first = CITY_PREFIXES.get(words[0] ?? '');
+  if (first !== undefined && words.length > 1) words[0] = first;
+  return words.join(' ');
+}
+
+/** Builds NUMBER|STREET|ZIP5 from parts; exported so stored rows can be keyed identically. */
+export function addressKey(number: string, street: string, zip5: string | null): string {
+  return `${number}|${street}|${zip5 ?? ''}`;
+}
+
+/**
+ * Extends an address key with the unit: its number with spaces removed, or — for a
+ * designator that takes no number (REAR, PH, BSMT) — the designator; "" when none.
+ */
+export function unitKeyOf(key: string, unitType: string | null, unitNumber: string | null): string {
+  const unit =
+    unitNumber !== null ? unitNumber.replace(/ /g, '') : unitType !== null && unitType !== '#' ? unitType : '';
+  return `${key}|${unit}`;
+}
+
+/** Standardises a US address given as separate street/city/state/ZIP fields. */
+export function standardizeAddress(input: AddressInput): StandardAddress {
+  const parts = parseStreetLine(input.street_address ?? '');
+  const street = joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]);
+  const zip = normalizeZip(input.zip_code);
+  const zip5 = zip?.zip5 ?? null;
+  const key = addressKey(parts.number, street, zip5);
+  return {
+    ...parts,
+    line: joinWords([parts.number, street, parts.unitType, parts.unitNumber]),
+    street,
+    city: normalizeCity(input.city),
+    state: normalizeState(input.state),
+    zip5,
+    zip4: zip?.zip4 ?? null,
+    key,
+    unitKey: unitKeyOf(key, parts.unitType, parts.unitNumber),
+  };
+}
+
+function joinWords(words: readonly (string | null)[]): string {
+  let out = '';
+  for (const word of words) {
+    if (word === null || word === '') continue;
+    out = out === '' ? word : `${out} ${word}`;
+  }
+  return out;
+}

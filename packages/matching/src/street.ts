@@ -1,0 +1,164 @@
+/**
+ * Street-line parser: "123 n. Main Street Apt 5b" → number, directionals, name, suffix,
+ * unit — in USPS Publication 28 form. Heuristic and table-driven (no ML, no libpostal:
+ * see research/matching-anchors.md §1.1); the rules are listed in README.md.
+ */
+import { addressTokens } from './text.ts';
+import { CARDINAL_WORDS, ORDINAL_WORDS, ordinalSuffix } from './tables/ordinals.ts';
+import { SUFFIX_BY_FORM, SUFFIX_NAME } from './tables/suffixes.ts';
+import { DIRECTIONAL_BY_FORM, DIRECTIONAL_WORD } from './tables/units.ts';
+import { splitUnit } from './unit.ts';
+
+export interface StreetParts {
+  number: string;
+  preDirectional: string | null;
+  streetName: string;
+  suffix: string | null;
+  postDirectional: string | null;
+  unitType: string | null;
+  unitNumber: string | null;
+}
+
+/**
+ * Suffixes that, when they are not the last word of the name, are part of the name and
+ * are written out in full so "Ave B" = "Avenue B", "Mt Vernon" = "Mount Vernon",
+ * "Hwy 101" = "Highway 101". ST is handled separately (leading ST = SAINT), and DR
+ * (Doctor), VIA, CT and the like are left alone because they are ambiguous in names.
+ */
+const PRE_TYPES = new Set([
+  'AVE',
+  'HWY',
+  'RTE',
+  'RD',
+  'FWY',
+  'EXPY',
+  'PKWY',
+  'TPKE',
+  'BLVD',
+  'CTR',
+  'MT',
+  'FT',
+  'PT',
+  'LK',
+]);
+const NAME_WORDS: ReadonlyMap<string, string> = new Map([['CNTY', 'COUNTY']]);
+
+const isDirectional = (token: string): boolean => DIRECTIONAL_BY_FORM.has(token);
+const isSuffix = (token: string): boolean => SUFFIX_BY_FORM.has(token);
+
+/** Leading house number: digits (123, 123A, 123-125), grid (W24320) or words (ONE, TWENTY ONE). */
+function takeNumber(tokens: string[]): { number: string; next: number } {
+  const first = tokens[0];
+  if (first === undefined) return { number: '', next: 0 };
+  if (/^\d/.test(first) || /^[NSEW]\d+[NSEW]?\d*$/.test(first)) {
+    let number = first.replace(/-(?=[A-Z]+$)/, '').replace(/^0+(?=\d)/, '');
+    let next = 1;
+    const fraction = tokens[1];
+    if (fraction !== undefined && /^\d+\/\d+$/.test(fraction)) {
+      number += ` ${fraction}`;
+      next = 2;
+    }
+    return { number, next };
+  }
+  const words = numberWords(tokens, 0);
+  if (words !== null && tokens.length > words.consumed && !ORDINAL_WORDS.has(tokens[words.consumed] ?? '')) {
+    return { number: String(words.value), next: words.consumed };
+  }
+  return { number: '', next: 0 };
+}
+
+/** "TWENTY ONE" / "TWENTY-ONE" / "FIVE" at `at` → value and tokens consumed. */
+function numberWords(tokens: string[], at: number): { value: number; consumed: number } | null {
+  const parts = (tokens[at] ?? '').split('-');
+  const tens = CARDINAL_WORDS.get(parts[0] ?? '');
+  if (tens === undefined) return null;
+  if (parts.length === 2) {
+    const unit = CARDINAL_WORDS.get(parts[1] ?? '');
+    return unit !== undefined && tens >= 20 && unit < 10 ? { value: tens + unit, consumed: at + 1 } : null;
+  }
+  const unit = tens >= 20 ? CARDINAL_WORDS.get(tokens[at + 1] ?? '') : undefined;
+  if (unit !== undefined && unit < 10) return { value: tens + unit, consumed: at + 2 };
+  return { value: tens, consumed: at + 1 };
+}
+
+/** FIRST → 1ST, TWENTY FIRST / TWENTY-FIRST → 21ST, 2D → 2ND, 21TH → 21ST. */
+function normalizeOrdinals(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    const numeric = /^(\d+)(ST|ND|RD|TH|D)$/.exec(token);
+    if (numeric !== null) {
+      out.push(ordinalSuffix(Number(numeric[1])));
+      continue;
+    }
+    const [head, tail] = token.split('-');
+    const tens = CARDINAL_WORDS.get(head ?? '');
+    const unitWord = tail ?? tokens[i + 1] ?? '';
+    const unit = ORDINAL_WORDS.get(unitWord);
+    if (tens !== undefined && tens >= 20 && tens % 10 === 0 && unit !== undefined && unit < 10) {
+      out.push(ordinalSuffix(tens + unit));
+      if (tail === undefined) i++;
+      continue;
+    }
+    const ordinal = ORDINAL_WORDS.get(token);
+    out.push(ordinal === undefined ? token : ordinalSuffix(ordinal));
+  }
+  return out;
+}
+
+function normalizeNameTokens(name: string[]): string {
+  if (name.length === 1) {
+    const only = name[0] as string;
+    const direction = DIRECTIONAL_BY_FORM.get(only);
+    return direction === undefined ? only : (DIRECTIONAL_WORD.get(direction) as string);
+  }
+  return name
+    .map((token, i) => {
+      if (i === 0 && (token === 'ST' || token === 'SAINT')) return 'SAINT';
+      if (token === 'CO' && (name[i + 1] === 'RD' || name[i + 1] === 'ROAD')) return 'COUNTY';
+      const word = NAME_WORDS.get(token);
+      if (word !== undefined) return word;
+      const standard = i < name.length - 1 ? SUFFIX_BY_FORM.get(token) : undefined;
+      return standard !== undefined && PRE_TYPES.has(standard) ? (SUFFIX_NAME.get(standard) as string) : token;
+    })
+    .join(' ');
+}
+
+/** Parses one street line (number, street, optional unit) into Pub 28 components. */
+export function parseStreetLine(streetAddress: string): StreetParts {
+  const tokens = addressTokens(streetAddress);
+  const { number, next } = takeNumber(tokens);
+  const { street, unitType, unitNumber } = splitUnit(tokens.slice(next));
+  let rest = normalizeOrdinals(street);
+
+  let postDirectional: string | null = null;
+  const last = rest[rest.length - 1];
+  if (last !== undefined && isDirectional(last) && rest.length >= 2) {
+    const before = rest[0] as string;
+    if (rest.length > 2 || !(isSuffix(before) || isDirectional(before))) {
+      postDirectional = DIRECTIONAL_BY_FORM.get(last) as string;
+      rest = rest.slice(0, -1);
+    }
+  }
+  let suffix: string | null = null;
+  const tail = rest[rest.length - 1];
+  if (tail !== undefined && rest.length >= 2 && isSuffix(tail)) {
+    suffix = SUFFIX_BY_FORM.get(tail) as string;
+    rest = rest.slice(0, -1);
+  }
+  let preDirectional: string | null = null;
+  const head = rest[0];
+  if (head !== undefined && rest.length >= 2 && isDirectional(head)) {
+    preDirectional = DIRECTIONAL_BY_FORM.get(head) as string;
+    rest = rest.slice(1);
+  }
+  return {
+    number,
+    preDirectional,
+    streetName: normalizeNameTokens(rest),
+    suffix,
+    postDirectional,
+    unitType,
+    unitNumber,
+  };
+}
