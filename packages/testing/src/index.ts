@@ -10,6 +10,8 @@ export { deleteByPrefix, randomPrefix } from './redis.ts';
 export { createTestVhost } from './rabbitmq.ts';
 export type { TestVhost } from './rabbitmq.ts';
 export { postgresReady, rabbitReady, redisReady } from './probes.ts';
+export { createTcpProxy } from './tcp-proxy.ts';
+export type { TcpProxy } from './tcp-proxy.ts';
 export {
   restartPostgres,
   startPostgres,

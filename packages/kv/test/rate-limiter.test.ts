@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { createMemoryKeyValue } from '../src/kv-memory.ts';
+import { createRateLimiter } from '../src/rate-limiter.ts';
+import { manualClock } from './manual-clock.ts';
+
+function setUp(limit = 3, windowMs = 60_000) {
+  const clock = manualClock();
+  const kv = createMemoryKeyValue({ now: clock.now });
+  return { clock, kv, limiter: createRateLimiter(kv, { limit, windowMs }) };
+}
+
+describe('createRateLimiter (fixed window)', () => {
+  it('allows limit calls per window, then refuses until the window resets', async () => {
+    const { clock, limiter } = setUp(3, 60_000);
+    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 2, retryAfterMs: 0 });
+    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 1, retryAfterMs: 0 });
+    clock.advance(10_000);
+    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 0, retryAfterMs: 0 });
+    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: false, remaining: 0, retryAfterMs: 50_000 });
+    clock.advance(49_999);
+    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: false, remaining: 0, retryAfterMs: 1 });
+    clock.advance(1);
+    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 2, retryAfterMs: 0 });
+  });
+
+  it('counts keys separately', async () => {
+    const { limiter } = setUp(1);
+    await expect(limiter.consume('a')).resolves.toMatchObject({ allowed: true });
+    await expect(limiter.consume('a')).resolves.toMatchObject({ allowed: false });
+    await expect(limiter.consume('b')).resolves.toMatchObject({ allowed: true });
+  });
+
+  it('keeps its keys in its own namespace of the store', async () => {
+    const { kv } = setUp();
+    const login = createRateLimiter(kv, { limit: 1, windowMs: 1000, keyPrefix: 'rl:login:' });
+    const api = createRateLimiter(kv, { limit: 1, windowMs: 1000, keyPrefix: 'rl:api:' });
+    await login.consume('u');
+    await expect(api.consume('u')).resolves.toMatchObject({ allowed: true });
+    await expect(kv.ttl('rl:login:u')).resolves.toBe(1000);
+  });
+
+  it('rejects a limit that is not a positive integer', () => {
+    const kv = createMemoryKeyValue();
+    expect(() => createRateLimiter(kv, { limit: 0, windowMs: 1000 })).toThrow(RangeError);
+    expect(() => createRateLimiter(kv, { limit: 1.5, windowMs: 1000 })).toThrow(RangeError);
+  });
+});
