@@ -3,3 +3,4 @@ export * from './idempotency.ts';
 export * from './events.ts';
 export * from './recovery-sweep.ts';
 export * from './trace-engine.ts';
+export * from './contact-trace-engine.ts';

@@ -1,0 +1,2 @@
+export { createSystem, type System } from './system.ts';
+export { standaloneEnvSchema } from './config.ts';

@@ -1,0 +1,92 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { createSystem, type System } from '@skiptrace/standalone';
+
+// The one-process mode end to end, over real HTTP: OAuth token, skip trace, webhooks
+// subscription, erase. Embedded adapters (PGlite, in-process bus, memory kv).
+let system: System;
+let base: string;
+let dataDir: string;
+let token: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'skiptrace-e2e-'));
+  system = await createSystem({
+    PORT: '0',
+    SKIPTRACE_DATA_DIR: dataDir,
+    SKIPTRACE_DEMO_ROWS: '300',
+    LOG_LEVEL: 'silent',
+  });
+  base = await system.start();
+  const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: demo.clientId,
+      client_secret: demo.clientSecret,
+      scope: 'read write',
+    }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { access_token: string; token_type: string; expires_in: number };
+  expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+  token = body.access_token;
+}, 120_000);
+
+afterAll(async () => {
+  await system?.stop('test done');
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${base}/api/v1${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
+
+describe('one-process system', () => {
+  it('serves health and a valid-looking OpenAPI document without a token', async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { openapi: string };
+    expect(doc.openapi).toBe('3.1.0');
+    const discovery = await fetch(`${base}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+  });
+
+  it('traces a noisy variant of a demo address to its owners and phones', async () => {
+    const [row] = generateContacts({ rows: 1, seed: 42 });
+    const res = await api('/property/skiptrace', { method: 'POST', body: JSON.stringify(demoQueryFor(row!)) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: number; status: string; results: { phones: { number: string }[] }[] };
+    expect(body.status).toBe('completed');
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results[0]!.phones[0]!.number).toMatch(/^\+1\d{3}55501\d\d$/);
+
+    const listed = (await (await api('/property/skiptrace?limit=5')).json()) as { id: number }[];
+    expect(listed.map((r) => r.id)).toContain(body.id);
+    expect((await api(`/plants/${body.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/property/skiptrace/${body.id}`)).status).toBe(404);
+  });
+
+  it('answers an unknown address with no_match', async () => {
+    const res = await api('/property/skiptrace', {
+      method: 'POST',
+      body: JSON.stringify({ street_address: '1 Nowhere Blvd', city: 'Austin', state: 'TX', zip_code: '78701' }),
+    });
+    const body = (await res.json()) as { status: string; results: unknown[] };
+    expect(body).toMatchObject({ status: 'no_match', results: [] });
+  });
+
+  it('rejects a request without a token with 401 and the Error body', async () => {
+    const res = await fetch(`${base}/api/v1/property/skiptrace`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(((await res.json()) as { error: number }).error).toBe(1100);
+  });
+});
