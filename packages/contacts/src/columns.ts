@@ -1,0 +1,154 @@
+/**
+ * Which input column feeds which canonical field. Canonical names are
+ * `street_address, city, state, zip_code, first_name, last_name, phone_N, phone_N_type,
+ * email_N` (N from 1); common vendor headers are recognised case-, space-, underscore- and
+ * punctuation-insensitively, and an explicit map (canonical → header) wins over both.
+ */
+
+export type AddressField = 'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name';
+
+export interface PhoneColumn {
+  number: number;
+  /** Column holding this phone's line type, if any. */
+  type?: number;
+  /** Line type implied by the header ("Mobile", "Landline") when there is no type column. */
+  impliedType?: string;
+}
+
+export interface ColumnLayout {
+  fields: Partial<Record<AddressField, number>>;
+  phones: PhoneColumn[];
+  emails: number[];
+}
+
+export class ImportFormatError extends Error {
+  override name = 'ImportFormatError';
+}
+
+export const ADDRESS_FIELDS: readonly AddressField[] = [
+  'street_address',
+  'city',
+  'state',
+  'zip_code',
+  'first_name',
+  'last_name',
+];
+
+/** Vendor spellings, already folded by foldHeader. */
+const ALIASES: Record<AddressField, string[]> = {
+  street_address: [
+    'address',
+    'propertyaddress',
+    'street',
+    'streetaddress',
+    'address1',
+    'addressline1',
+    'propertystreet',
+    'propertystreetaddress',
+    'siteaddress',
+    'situsaddress',
+    'situsstreetaddress',
+  ],
+  city: ['propertycity', 'sitecity', 'situscity', 'town'],
+  state: ['st', 'propertystate', 'sitestate', 'situsstate', 'stateprovince'],
+  zip_code: [
+    'zip',
+    'zip5',
+    'zipcode',
+    'postalcode',
+    'postcode',
+    'propertyzip',
+    'propertyzipcode',
+    'sitezip',
+    'situszip',
+    'zipcode5',
+  ],
+  first_name: ['first', 'fname', 'firstname', 'ownerfirstname', 'owner1firstname', 'givenname'],
+  last_name: ['last', 'lname', 'lastname', 'surname', 'ownerlastname', 'owner1lastname', 'familyname'],
+};
+
+const ALIAS_INDEX = new Map<string, AddressField>();
+for (const field of ADDRESS_FIELDS) {
+  ALIAS_INDEX.set(foldHeader(field), field);
+  for (const alias of ALIASES[field]) ALIAS_INDEX.set(alias, field);
+}
+
+/** "Phone 1", "phone_1", "Phone Number 2", "Phone1" → its number; "Phone" → 1. */
+const NUMBERED_PHONE = /^(?:phone|phonenumber|telephone|tel)(\d*)$/;
+const PHONE_TYPE = /^(?:phone|phonenumber)(\d*)(?:line)?type$|^phone(?:line)?type(\d*)$/;
+const TYPED_PHONE = /^(mobile|cell|cellphone|mobilephone|wireless|landline|homephone|residential|voip)(\d*)$/;
+const EMAIL = /^(?:email|emailaddress|mail)(\d*)$/;
+const CANONICAL = /^(street_address|city|state|zip_code|first_name|last_name|phone_(\d+)(_type)?|email_(\d+))$/;
+
+/** Lower-cases and drops spaces, underscores, hyphens, dots and '#'. */
+export function foldHeader(header: string): string {
+  return header.toLowerCase().replace(/[\s_\-.#/]+/g, '');
+}
+
+/** Checks map's keys are canonical names; returns it unchanged. */
+export function validateMap(map: Record<string, string>): Record<string, string> {
+  for (const key of Object.keys(map)) {
+    if (!CANONICAL.test(key)) throw new ImportFormatError(`--map: "${key}" is not a canonical column name`);
+  }
+  return map;
+}
+
+export function resolveColumns(headers: readonly string[], map: Record<string, string> = {}): ColumnLayout {
+  const folded = headers.map((h) => foldHeader(h.trim()));
+  const taken = new Set<number>();
+  const explicit = new Map<string, number>();
+  for (const [canonical, header] of Object.entries(validateMap(map))) {
+    let index = headers.findIndex((h) => h.trim() === header.trim());
+    if (index === -1) index = folded.indexOf(foldHeader(header));
+    if (index === -1) throw new ImportFormatError(`--map ${canonical}=${header}: no column "${header}" in the header`);
+    explicit.set(canonical, index);
+    taken.add(index);
+  }
+  const numbered = new Map<number, PhoneColumn>();
+  const phoneTypes = new Map<number, number>();
+  const typed: PhoneColumn[] = [];
+  const emails = new Map<number, number>();
+  const fields: Partial<Record<AddressField, number>> = {};
+  folded.forEach((name, index) => {
+    if (taken.has(index)) return;
+    const field = ALIAS_INDEX.get(name);
+    let m: RegExpExecArray | null;
+    if (field) fields[field] ??= index;
+    else if ((m = NUMBERED_PHONE.exec(name))) setOnce(numbered, Number(m[1] || 1), { number: index });
+    else if ((m = PHONE_TYPE.exec(name))) setOnce(phoneTypes, Number(m[1] || m[2] || 1), index);
+    else if ((m = TYPED_PHONE.exec(name))) typed.push({ number: index, impliedType: m[1] });
+    else if ((m = EMAIL.exec(name))) setOnce(emails, Number(m[1] || 1), index);
+  });
+  for (const [canonical, index] of explicit) {
+    const m = CANONICAL.exec(canonical)!;
+    if (m[2] && m[3]) phoneTypes.set(Number(m[2]), index);
+    else if (m[2]) numbered.set(Number(m[2]), { number: index });
+    else if (m[4]) emails.set(Number(m[4]), index);
+    else fields[canonical as AddressField] = index;
+  }
+  const phones = [...numbered.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([n, column]) => ({ ...column, type: phoneTypes.get(n) }));
+  return {
+    fields,
+    phones: [...phones, ...typed],
+    emails: [...emails.entries()].sort(([a], [b]) => a - b).map(([, index]) => index),
+  };
+}
+
+function setOnce<V>(target: Map<number, V>, key: number, value: V): void {
+  if (!target.has(key)) target.set(key, value);
+}
+
+/** Fails before any row is read when the file cannot yield a contact at all. */
+export function assertUsable(layout: ColumnLayout, headers: readonly string[]): void {
+  const missing = (['street_address', 'city', 'state', 'zip_code'] as const).filter(
+    (f) => layout.fields[f] === undefined,
+  );
+  if (layout.phones.length === 0) missing.push('phone_1' as never);
+  if (missing.length > 0) {
+    throw new ImportFormatError(
+      `no column for ${missing.join(', ')} (header: ${headers.join(', ')}); name them or use --map`,
+    );
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Streams a contact file into the contact store: read → normalise → COPY in batches.
+ * Memory stays flat whatever the file size: one input chunk, the batch being parsed and
+ * at most two batches in flight to the database. Bad rows go to `rejects` as
+ * `line,reason` CSV and the import carries on.
+ */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { Database } from '@skiptrace/storage';
+import { csvContacts, ndjsonContacts } from './contact-readers.ts';
+import { toContactRow } from './contact-row.ts';
+import { createContactStage } from './contact-stage.ts';
+import { textChunks } from './text-chunks.ts';
+import type { ImportSource } from './text-chunks.ts';
+
+export type ContactFormat = 'csv' | 'ndjson';
+
+export interface ImportCounts {
+  /** Data records read (header and blank lines excluded). */
+  read: number;
+  /** New rows stored. */
+  imported: number;
+  /** Valid rows already in the store (or repeated in the file). */
+  duplicates: number;
+  /** Rows written to the reject stream. */
+  rejected: number;
+}
+
+export interface ImportContactsOptions {
+  format: ContactFormat;
+  /** Canonical column → header in the file; wins over the built-in aliases. */
+  map?: Record<string, string>;
+  /** Label stored in contacts.source (e.g. the file name); default ''. */
+  source?: string;
+  /** Called after each batch is stored with the running counts. */
+  onProgress?: (counts: ImportCounts) => void;
+  /** Receives `line,reason` CSV (with a header line) for each rejected row. */
+  rejects?: Writable;
+  /** Rows per COPY batch; default 10,000. */
+  batchSize?: number;
+}
+
+export const DEFAULT_BATCH_SIZE = 10_000;
+
+/** Quotes a CSV field when it needs it. */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+async function writeOut(stream: Writable | undefined, text: string): Promise<void> {
+  if (stream === undefined || text === '') return;
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+/** Yields the already-pulled first item, then the rest of the generator. */
+async function* resume<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  yield* rest;
+}
+
+export async function importContacts(
+  db: Database,
+  source: ImportSource,
+  options: ImportContactsOptions,
+): Promise<ImportCounts> {
+  const { format, map, rejects, onProgress, batchSize = DEFAULT_BATCH_SIZE } = options;
+  const label = options.source ?? '';
+  const counts: ImportCounts = { read: 0, imported: 0, duplicates: 0, rejected: 0 };
+  const records = (format === 'csv' ? csvContacts : ndjsonContacts)(textChunks(source), map);
+  // Pull the header before creating the staging tables, so a file with unusable columns
+  // fails before touching the database.
+  const first = await records.next();
+  const stage = await createContactStage(db, ({ staged, inserted }) => {
+    counts.imported += inserted;
+    counts.duplicates += staged - inserted;
+    onProgress?.({ ...counts });
+  });
+  await writeOut(rejects, 'line,reason\n');
+  try {
+    let batch: unknown[][] = [];
+    for await (const chunk of resume(first, records)) {
+      let rejected = '';
+      for (const record of chunk) {
+        counts.read++;
+        const row = 'error' in record ? record.error : toContactRow(record.contact, label);
+        if (typeof row === 'string') {
+          counts.rejected++;
+          rejected += `${record.line},${csvField(row)}\n`;
+          continue;
+        }
+        batch.push(row);
+        if (batch.length >= batchSize) {
+          await stage.write(batch);
+          batch = [];
+        }
+      }
+      await writeOut(rejects, rejected);
+    }
+    if (batch.length > 0) await stage.write(batch);
+    await stage.flush();
+  } finally {
+    await stage.dispose();
+  }
+  if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
+  return counts;
+}

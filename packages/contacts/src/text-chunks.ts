@@ -1,0 +1,51 @@
+/**
+ * Turns an import source (a Readable, or any async iterable of strings or bytes) into
+ * UTF-8 text chunks, never holding more than one chunk: multi-byte characters split across
+ * chunk boundaries are reassembled, and a leading byte-order mark is dropped.
+ */
+import type { Readable } from 'node:stream';
+
+/** A stream, any (async) iterable of text or byte chunks, or one whole string. */
+export type ImportSource =
+  AsyncIterable<string | Buffer | Uint8Array> | Iterable<string | Buffer | Uint8Array> | Readable | string;
+
+export async function* textChunks(source: ImportSource): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  let first = true;
+  const chunks = typeof source === 'string' ? [source] : (source as AsyncIterable<string | Uint8Array>);
+  for await (const chunk of chunks) {
+    let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    if (first && text.length > 0) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+    }
+    if (text.length > 0) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest.length > 0) yield rest;
+}
+
+export interface TextLine {
+  /** 1-based physical line number in the file. */
+  line: number;
+  text: string;
+}
+
+/** Splits text into lines (LF or CRLF), yielding them in arrays to keep per-line overhead low. */
+export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<TextLine[]> {
+  let carry = '';
+  let line = 0;
+  for await (const chunk of chunks) {
+    const text = carry + chunk;
+    const out: TextLine[] = [];
+    let pos = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', pos)) {
+      const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      out.push({ line: ++line, text: text.slice(pos, end) });
+      pos = nl + 1;
+    }
+    carry = text.slice(pos);
+    if (out.length > 0) yield out;
+  }
+  if (carry.length > 0) yield [{ line: line + 1, text: carry.endsWith('\r') ? carry.slice(0, -1) : carry }];
+}

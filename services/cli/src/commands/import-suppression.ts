@@ -1,0 +1,34 @@
+/**
+ * `pnpm skiptrace import-suppression --kind dnc|litigator FILE`: loads a Do-Not-Call
+ * registry download or a litigator list; the worker flags matching phones from then on.
+ */
+import { createReadStream } from 'node:fs';
+import { importSuppression } from '@skiptrace/contacts';
+import type { Command } from '../command.ts';
+import { parseFlags, requireFlag, UsageError } from '../command.ts';
+import { fileSize, openDatabase, progressReporter } from './import.ts';
+
+export const importSuppressionCommand: Command = {
+  name: 'import-suppression',
+  summary: 'Import a Do-Not-Call or litigator phone list',
+  usage: '--kind dnc|litigator FILE',
+  async run(args) {
+    const { flags, positionals } = parseFlags(args);
+    const kind = requireFlag(flags, 'kind');
+    if (kind !== 'dnc' && kind !== 'litigator') throw new UsageError('--kind must be dnc or litigator');
+    const [file] = positionals;
+    if (file === undefined) throw new UsageError('FILE is required');
+    const { size } = await fileSize(file);
+    const input = createReadStream(file, { highWaterMark: 256 * 1024 });
+    const db = await openDatabase();
+    const progress = progressReporter(size, () => input.bytesRead);
+    try {
+      const counts = await importSuppression(db, input, { kind, onProgress: (c) => progress.update(c) });
+      process.stdout.write(`${kind}: ${progress.done(counts)}\n`);
+      return 0;
+    } finally {
+      input.destroy();
+      await db.close();
+    }
+  },
+};

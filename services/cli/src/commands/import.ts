@@ -1,0 +1,136 @@
+/**
+ * `pnpm skiptrace import FILE`: streams a contact file into the contact store, with a
+ * progress bar on a terminal (periodic lines otherwise) and an optional reject file.
+ * Also home of the helpers the other data commands share (database, progress).
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { ImportCounts } from '@skiptrace/contacts';
+import { ImportFormatError, importContacts } from '@skiptrace/contacts';
+import { createDatabase } from '@skiptrace/storage';
+import type { Database } from '@skiptrace/storage';
+import type { Command } from '../command.ts';
+import { parseFlags, UsageError } from '../command.ts';
+
+/**
+ * The store the services use: PostgreSQL when DATABASE_URL is set, else PGlite under
+ * SKIPTRACE_DATA_DIR/pglite (the directory `pnpm start` uses; do not import while it runs:
+ * PGlite is single-process). Migrated before use.
+ */
+export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+  const dataDir = join(env.SKIPTRACE_DATA_DIR || '.data', 'pglite');
+  const db = createDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+  await db.migrate();
+  return db;
+}
+
+/** Interval between progress lines when stderr is not a terminal (ms). */
+const LOG_INTERVAL_MS = 2000;
+const BAR_WIDTH = 30;
+
+export interface Progress {
+  update(counts: ImportCounts): void;
+  done(counts: ImportCounts): string;
+}
+
+/** Progress on stderr: a `\r` bar on a TTY (by bytes read), periodic lines otherwise. */
+export function progressReporter(totalBytes: number, bytesRead: () => number): Progress {
+  const started = performance.now();
+  const tty = process.stderr.isTTY === true;
+  let lastLine = started;
+  const rate = (rows: number): number => Math.round(rows / Math.max((performance.now() - started) / 1000, 0.001));
+  return {
+    update(counts) {
+      const fraction = totalBytes > 0 ? Math.min(bytesRead() / totalBytes, 1) : 0;
+      const text = `${counts.read.toLocaleString('en-US')} rows, ${rate(counts.read).toLocaleString('en-US')} rows/s`;
+      if (tty) {
+        const filled = Math.round(fraction * BAR_WIDTH);
+        const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%`;
+        process.stderr.write(`\r${bar} ${text}   `);
+      } else if (performance.now() - lastLine >= LOG_INTERVAL_MS) {
+        lastLine = performance.now();
+        process.stderr.write(`${(fraction * 100).toFixed(0)}% ${text}\n`);
+      }
+    },
+    done(counts) {
+      if (tty) process.stderr.write('\n');
+      const seconds = (performance.now() - started) / 1000;
+      return (
+        `read ${counts.read}, imported ${counts.imported}, duplicates ${counts.duplicates}, ` +
+        `rejected ${counts.rejected} in ${seconds.toFixed(1)} s (${rate(counts.read)} rows/s)`
+      );
+    },
+  };
+}
+
+/** "street_address=Address,zip_code=Zip" → { street_address: 'Address', zip_code: 'Zip' }. */
+export function parseMap(text: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1) throw new UsageError(`--map: expected canonical=Header, got "${pair}"`);
+    map[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return map;
+}
+
+/** Stats an input file; a missing one is a usage error, not a crash. */
+export async function fileSize(file: string): Promise<{ size: number }> {
+  try {
+    return await stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`no such file: ${file}`);
+    throw error;
+  }
+}
+
+function formatOf(file: string, flag: string | true | undefined): 'csv' | 'ndjson' {
+  if (flag === undefined) return /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv';
+  if (flag === 'csv' || flag === 'ndjson') return flag;
+  throw new UsageError('--format must be csv or ndjson');
+}
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'Import a contact file (CSV or NDJSON) into the contact store',
+  usage: 'FILE [--format csv|ndjson] [--map street_address=Address,zip_code=Zip] [--rejects FILE] [--source LABEL]',
+  async run(args) {
+    const { flags, positionals } = parseFlags(args);
+    const [file] = positionals;
+    if (file === undefined) throw new UsageError('FILE is required');
+    const format = formatOf(file, flags.format);
+    const map = typeof flags.map === 'string' ? parseMap(flags.map) : undefined;
+    if (flags.rejects === true) throw new UsageError('--rejects needs a file name');
+    const { size } = await fileSize(file);
+    const input = createReadStream(file, { highWaterMark: 256 * 1024 });
+    // Opened up front so a bad path fails before anything is imported.
+    const rejects =
+      typeof flags.rejects === 'string' ? (await open(flags.rejects, 'w')).createWriteStream() : undefined;
+    const rejectsDone = rejects ? finished(rejects) : undefined;
+    rejectsDone?.catch(() => undefined); // awaited in finally; a write error surfaces there
+    const db = await openDatabase();
+    const progress = progressReporter(size, () => input.bytesRead);
+    try {
+      const counts = await importContacts(db, input, {
+        format,
+        map,
+        rejects,
+        source: typeof flags.source === 'string' ? flags.source : file,
+        onProgress: (c) => progress.update(c),
+      });
+      process.stdout.write(`${progress.done(counts)}\n`);
+      if (counts.rejected > 0 && rejects) process.stderr.write(`rejected rows: ${flags.rejects}\n`);
+      return 0;
+    } catch (error) {
+      if (error instanceof ImportFormatError) throw new UsageError(error.message);
+      throw error;
+    } finally {
+      input.destroy();
+      rejects?.end();
+      await rejectsDone;
+      await db.close();
+    }
+  },
+};
