@@ -18,11 +18,8 @@ export interface TestDatabase {
 
 /** Lower-case letters, digits and `_`, at most 63 bytes (PostgreSQL's identifier limit). */
 function databaseName(prefix: string): string {
-  const clean =
-    prefix
-      .toLowerCase()
-      .replace(/[^a-z0-9_]+/g, '_')
-      .slice(0, 40) || 'test';
+  const words = prefix.toLowerCase().match(/[a-z0-9]+/g) ?? ['test'];
+  const clean = words.join('_').slice(0, 40);
   return `${clean}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 

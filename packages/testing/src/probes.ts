@@ -30,6 +30,8 @@ export async function redisReady(url: string): Promise<boolean> {
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     retryStrategy: () => null,
+    // ioredis arms this on disconnect even when the socket is already gone (default 2 s).
+    disconnectTimeout: 100,
   });
   redis.on('error', () => undefined);
   try {

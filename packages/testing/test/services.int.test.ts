@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { ensureServices } from '../scripts/ensure-services.ts';
+import { postgresReady, rabbitReady, redisReady } from '../src/probes.ts';
+import { testUrls } from '../src/services.ts';
+import { createTcpProxy } from '../src/tcp-proxy.ts';
+
+const urls = testUrls();
+
+describe('probes and ensureServices', () => {
+  it('sees all three local services up', async () => {
+    await expect(postgresReady(urls.databaseUrl)).resolves.toBe(true);
+    await expect(redisReady(urls.redisUrl)).resolves.toBe(true);
+    await expect(rabbitReady(urls.amqpUrl)).resolves.toBe(true);
+    await expect(ensureServices()).resolves.toBeUndefined();
+  });
+
+  it('reports a service it cannot reach by name, URL and start command', async () => {
+    // Port 1 never answers; the start command it tries is for the (already running) cluster.
+    const broken = { ...urls, databaseUrl: 'postgres://postgres@127.0.0.1:1/test' };
+    const failure = ensureServices({ urls: broken, startTimeoutMs: 300 });
+    await expect(failure).rejects.toThrow(/PostgreSQL is not reachable at postgres:\/\/postgres@127\.0\.0\.1:1\/test/);
+    await expect(failure).rejects.toThrow(/pg_ctlcluster --skip-systemctl-redirect \d+ main start/);
+  });
+});
+
+describe('createTcpProxy', () => {
+  it('forwards to the target, and cuts and restores it on stop and start', async () => {
+    const proxy = await createTcpProxy('127.0.0.1', Number(new URL(urls.redisUrl).port || 6379));
+    try {
+      const url = proxy.urlFor(urls.redisUrl);
+      expect(new URL(url).port).toBe(String(proxy.port));
+      await expect(redisReady(url)).resolves.toBe(true);
+      await proxy.stop();
+      await expect(redisReady(url)).resolves.toBe(false);
+      await proxy.start();
+      await expect(redisReady(url)).resolves.toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
