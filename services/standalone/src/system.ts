@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -104,7 +104,6 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   app.use(gateway);
   app.use(auth.app);
 
-  let server: Server | undefined;
   return {
     app,
     logger: log,
@@ -119,7 +118,6 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
         await dispatcher.stop();
       });
       const listening = createServer(app);
-      server = listening;
       await new Promise<void>((resolve) => listening.listen(env.PORT, resolve));
       shutdown.add('http', async () => {
         health.drain();
