@@ -17,12 +17,14 @@ export function foldAscii(input: string): string {
 }
 
 /**
- * Splits an address line into upper-case tokens. Apostrophes vanish ("O'Hare" → OHARE),
+ * Splits an address line into upper-case tokens. Dotted compass pairs join ("N.E." → NE),
+ * apostrophes vanish ("O'Hare" → OHARE),
  * `#` becomes its own token, `/` survives for fractions (1/2) and `-` survives inside a
  * token (123-A, 5-B) but not at its edges; every other punctuation mark separates tokens.
  */
 export function addressTokens(input: string): string[] {
   const cleaned = foldAscii(input)
+    .replace(/\b([NS])\.\s?([EW])(?:\.|$)/g, '$1$2 ') // "S.W." → SW, not "S. E St"
     .replace(/['\u2019`]/g, '')
     .replace(/#/g, ' # ')
     .replace(/[^A-Z0-9#/ -]+/g, ' ');

@@ -1,0 +1,132 @@
+import { describe, expect, it } from '@jest/globals';
+import { areNicknames, formalNamesFor, jaroWinkler, nameScore, nameTokens, normalizePerson } from '../src/index.ts';
+
+describe('jaroWinkler', () => {
+  it('matches the published reference values', () => {
+    // Winkler's classic examples.
+    expect(jaroWinkler('MARTHA', 'MARHTA')).toBeCloseTo(0.961, 3);
+    expect(jaroWinkler('DWAYNE', 'DUANE')).toBeCloseTo(0.84, 2);
+    expect(jaroWinkler('DIXON', 'DICKSONX')).toBeCloseTo(0.813, 3);
+  });
+
+  it('is 1 for equal strings, 0 for disjoint or empty ones, and symmetric', () => {
+    expect(jaroWinkler('JOHN', 'JOHN')).toBe(1);
+    expect(jaroWinkler('ABC', 'XYZ')).toBe(0);
+    expect(jaroWinkler('', 'JOHN')).toBe(0);
+    expect(jaroWinkler('JONH', 'JOHN')).toBeCloseTo(jaroWinkler('JOHN', 'JONH'), 12);
+  });
+});
+
+describe('nameTokens', () => {
+  it.each([
+    ['José', ['JOSE']],
+    ["O'Brien", ['OBRIEN']],
+    ['Smith Jr.', ['SMITH']],
+    ['Smith, III', ['SMITH']],
+    ['García-López', ['GARCIA', 'LOPEZ']],
+    ['Mr. John', ['JOHN']],
+    ['J.', ['J']],
+    ['  ', []],
+    [null, []],
+  ])('%s → %j', (input, tokens) => {
+    expect(nameTokens(input)).toEqual(tokens);
+  });
+
+  it('flags organisations', () => {
+    expect(normalizePerson(null, 'Smith Family Trust').entity).toBe(true);
+    expect(normalizePerson('Acme', 'Holdings LLC').entity).toBe(true);
+    expect(normalizePerson('John', 'Smith').entity).toBe(false);
+  });
+});
+
+describe('nicknames', () => {
+  it.each([
+    ['BOB', 'ROBERT'],
+    ['BOBBY', 'ROB'],
+    ['BILL', 'WILLIAM'],
+    ['LIZ', 'ELIZABETH'],
+    ['BETH', 'ELIZABETH'],
+    ['PEGGY', 'MARGARET'],
+    ['JIM', 'JAMES'],
+    ['DICK', 'RICHARD'],
+    ['CHUCK', 'CHARLES'],
+    ['SALLY', 'SARAH'],
+    ['TED', 'EDWARD'],
+    ['PACO', 'FRANCISCO'],
+  ])('%s ~ %s (both directions)', (a, b) => {
+    expect(areNicknames(a, b)).toBe(true);
+    expect(areNicknames(b, a)).toBe(true);
+  });
+
+  it('goes one hop only: names sharing a nickname are not equivalent', () => {
+    expect(areNicknames('AL', 'ALBERT')).toBe(true);
+    expect(areNicknames('AL', 'ALAN')).toBe(true);
+    expect(areNicknames('ALBERT', 'ALAN')).toBe(false);
+    expect(areNicknames('ROBERT', 'WILLIAM')).toBe(false);
+  });
+
+  it('names the formal names a nickname belongs to', () => {
+    expect(formalNamesFor('PEGGY')).toEqual(['MARGARET']);
+  });
+});
+
+describe('nameScore', () => {
+  const smith = { first: 'John', last: 'Smith' };
+
+  it('scores an exact match 1', () => {
+    expect(nameScore({ first: 'JOHN', last: 'smith' }, smith)).toEqual({
+      score: 1,
+      reasons: ['last_name_exact', 'first_name_exact'],
+      first: 'exact',
+      last: 'exact',
+    });
+  });
+
+  it.each([
+    [{ first: 'Bob', last: 'Jones' }, { first: 'Robert', last: 'Jones' }, 'nickname'],
+    [{ first: 'Liz', last: 'Taylor' }, { first: 'Elizabeth', last: 'Taylor' }, 'nickname'],
+    [{ first: 'J', last: 'Smith' }, smith, 'initial'],
+    [{ first: 'J.', last: 'Smith' }, smith, 'initial'],
+    [{ first: 'Jonh', last: 'Smith' }, smith, 'typo'],
+    [{ first: 'Jose', last: 'Pena' }, { first: 'José', last: 'Peña' }, 'exact'],
+    [{ first: 'Robert', last: 'Smith' }, { first: 'J Robert', last: 'Smith' }, 'exact'],
+    [{ first: 'Joan', last: 'Smith' }, smith, 'mismatch'],
+    [{ first: 'Mary', last: 'Smith' }, smith, 'mismatch'],
+  ])('%j vs %j → first %s', (query, candidate, level) => {
+    expect(nameScore(query, candidate).first).toBe(level);
+  });
+
+  it.each([
+    [{ last: 'Smith Jr' }, smith, 'exact'],
+    [{ last: 'McDonald' }, { first: 'Ann', last: 'Mc Donald' }, 'exact'],
+    [{ last: 'De La Cruz' }, { first: 'Ann', last: 'Delacruz' }, 'exact'],
+    [{ last: "O'Brien" }, { first: 'Ann', last: 'OBRIEN' }, 'exact'],
+    [{ last: 'Garcia' }, { first: 'Ann', last: 'García-López' }, 'compound'],
+    [{ last: 'Smtih' }, smith, 'typo'],
+    [{ last: 'Johnson' }, { first: 'Ann', last: 'Jonson' }, 'typo'],
+    [{ last: 'Smyth' }, { first: 'Ann', last: 'Jones' }, 'mismatch'],
+  ])('%j vs %j → last %s', (query, candidate, level) => {
+    expect(nameScore(query, candidate).last).toBe(level);
+  });
+
+  it('orders the evidence: exact > nickname > typo > initial > mismatch', () => {
+    const score = (first: string) => nameScore({ first, last: 'Smith' }, { first: 'Robert', last: 'Smith' }).score;
+    expect(score('Robert')).toBeGreaterThan(score('Bob'));
+    expect(score('Bob')).toBeGreaterThan(score('Robret'));
+    expect(score('Robret')).toBeGreaterThan(score('R'));
+    expect(score('R')).toBeGreaterThan(score('Mary'));
+  });
+
+  it('reports absent names instead of guessing', () => {
+    expect(nameScore({}, smith)).toEqual({ score: 0, reasons: ['name_absent'], first: 'absent', last: 'absent' });
+    expect(nameScore({ last: 'Smith' }, smith).reasons).toEqual(['last_name_exact', 'first_name_absent']);
+  });
+
+  it('recognises first and last swapped', () => {
+    expect(nameScore({ first: 'Smith', last: 'John' }, smith).reasons).toEqual(['name_swapped']);
+  });
+
+  it('skips person matching for an organisation owner', () => {
+    expect(nameScore({ last: 'Smith Family Trust' }, smith).reasons).toEqual(['name_entity']);
+  });
+});
