@@ -126,12 +126,18 @@ export function resolveColumns(headers: readonly string[], map: Record<string, s
     else if (m[4]) emails.set(Number(m[4]), index);
     else fields[canonical as AddressField] = index;
   }
+  // Typed columns ("Mobile", "Landline") take the lowest free phone numbers, in header order.
+  for (const column of typed) {
+    let n = 1;
+    while (numbered.has(n)) n++;
+    numbered.set(n, column);
+  }
   const phones = [...numbered.entries()]
     .sort(([a], [b]) => a - b)
     .map(([n, column]) => ({ ...column, type: phoneTypes.get(n) }));
   return {
     fields,
-    phones: [...phones, ...typed],
+    phones,
     emails: [...emails.entries()].sort(([a], [b]) => a - b).map(([, index]) => index),
   };
 }

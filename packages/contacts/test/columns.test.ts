@@ -40,10 +40,10 @@ describe('resolveColumns', () => {
     ];
     const layout = resolveColumns(headers);
     expect(layout.fields).toEqual({ street_address: 0, city: 1, state: 2, zip_code: 3, first_name: 4, last_name: 5 });
-    // Numbered phones first (by number), then typed columns in header order.
+    // A typed column takes the lowest phone number left free ("Mobile" becomes phone_1).
     expect(layout.phones).toEqual([
+      { number: 6, impliedType: 'mobile', type: undefined },
       { number: 7, type: 8 },
-      { number: 6, impliedType: 'mobile' },
     ]);
     expect(layout.emails).toEqual([9]);
   });
@@ -52,8 +52,8 @@ describe('resolveColumns', () => {
     const layout = resolveColumns(['Address', 'City', 'State', 'ZIP5', 'Cell', 'Landline']);
     expect(layout.fields.zip_code).toBe(3);
     expect(layout.phones).toEqual([
-      { number: 4, impliedType: 'cell' },
-      { number: 5, impliedType: 'landline' },
+      { number: 4, impliedType: 'cell', type: undefined },
+      { number: 5, impliedType: 'landline', type: undefined },
     ]);
   });
 

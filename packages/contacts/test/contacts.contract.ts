@@ -1,0 +1,135 @@
+/**
+ * The contact store's behaviour, written once and run against PGlite (unit) and
+ * PostgreSQL (integration): import, rejects, idempotent re-import, suppression flags.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { standardizeAddress } from '@skiptrace/matching';
+import type { Database } from '@skiptrace/storage';
+import { findCandidates, importContacts, importSuppression } from '../src/index.ts';
+import type { ImportContactsOptions } from '../src/index.ts';
+
+export interface ContractHarness {
+  db: Database;
+  dispose(): Promise<void>;
+}
+
+export const keyOf = (street: string, zip: string): string =>
+  standardizeAddress({ street_address: street, zip_code: zip }).key;
+
+/** Runs an import, collecting the reject stream's text. */
+export async function runImport(db: Database, input: string | string[], options: Partial<ImportContactsOptions> = {}) {
+  const rejects = new PassThrough();
+  const rejected = text(rejects);
+  const counts = await importContacts(db, input, { format: 'csv', rejects, ...options });
+  rejects.end();
+  return { counts, rejects: await rejected };
+}
+
+const VENDOR_CSV = [
+  'Property Address,City,ST,Zip,Owner First Name,Owner Last Name,Mobile,Phone 2,Phone 2 Type,Email',
+  '"123 North Main Street, Apt 4",Austin,Texas,78701,José,García,(512) 555-0101,512.555.0102,Landline,JG@Example.com',
+  '9 Elm St,Austin,TX,78701,"Ann ""Annie""","Lee\nSmith",512-555-0103,,,',
+  '10 Oak Ave,Austin,XX,78701,Bob,Stone,512-555-0104,,,',
+  '11 Oak Ave,Austin,TX,7870A,Bob,Stone,512-555-0105,,,',
+  '12 Oak Ave,Austin,TX,78701,Bob,Stone,123,,,',
+  ',Austin,TX,78701,Bob,Stone,512-555-0106,,,',
+  '',
+].join('\n');
+
+export function contactStoreContract(name: string, open: () => Promise<ContractHarness>): void {
+  describe(`contact store (${name})`, () => {
+    let harness: ContractHarness;
+    let db: Database;
+    beforeAll(async () => {
+      harness = await open();
+      db = harness.db;
+    }, 60_000);
+    afterAll(async () => harness?.dispose());
+    beforeEach(async () => {
+      await db.query('TRUNCATE contacts, suppression');
+    });
+
+    it('imports vendor headers and quoted fields, rejecting bad rows with line and reason', async () => {
+      const { counts, rejects } = await runImport(db, VENDOR_CSV);
+      expect(counts).toEqual({ read: 6, imported: 2, duplicates: 0, rejected: 4 });
+      expect(rejects.trim().split('\n')).toEqual([
+        'line,reason',
+        '5,"unknown state ""XX"""',
+        '6,"bad zip_code ""7870A"""',
+        '7,"no valid phone (""123"")"',
+        '8,missing street_address',
+      ]);
+      const found = await findCandidates(db, [keyOf('123 N Main St', '78701'), keyOf('9 Elm Street', '78701')]);
+      const [main] = found.get(keyOf('123 N Main St', '78701'))!;
+      expect(main).toMatchObject({
+        firstName: 'José',
+        lastName: 'García',
+        firstNorm: 'JOSE',
+        lastNorm: 'GARCIA',
+        state: 'TX',
+        zip5: '78701',
+        emails: ['jg@example.com'],
+        phones: [
+          { number: '+15125550101', type: 'mobile', dnc: false, litigator: false },
+          { number: '+15125550102', type: 'landline', dnc: false, litigator: false },
+        ],
+      });
+      expect(main!.unitKey).toMatch(/\|4$/);
+      const [elm] = found.get(keyOf('9 Elm Street', '78701'))!;
+      expect(elm).toMatchObject({ firstName: 'Ann "Annie"', lastName: 'Lee\nSmith' });
+    });
+
+    it('does not duplicate anything when the same file is imported again', async () => {
+      const first = await runImport(db, VENDOR_CSV);
+      const again = await runImport(db, VENDOR_CSV, { batchSize: 1 });
+      expect(again.counts).toEqual({ ...first.counts, imported: 0, duplicates: first.counts.imported });
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts');
+      expect(rows[0]!.n).toBe(2);
+    });
+
+    it('lets a map override the aliases', async () => {
+      const csv = 'Address,Situs,City,State,Zip,Tel\n1 Wrong Way,5 Right Rd,Austin,TX,78701,512-555-0110\n';
+      const { counts } = await runImport(db, csv, { map: { street_address: 'Situs', phone_1: 'Tel' } });
+      expect(counts.imported).toBe(1);
+      expect(
+        (await findCandidates(db, [keyOf('5 Right Road', '78701')])).get(keyOf('5 Right Road', '78701')),
+      ).toHaveLength(1);
+    });
+
+    it('imports NDJSON with flat canonical keys or phone arrays, rejecting bad JSON', async () => {
+      const lines = [
+        '{"street_address":"7 Pine Ln","city":"Austin","state":"TX","zip_code":78701,"first_name":"Al","phone_1":"5125550120","phone_1_type":"cell"}',
+        '{"Address":"8 Pine Ln","City":"Austin","State":"TX","Zip":"78701","phones":[{"number":"512-555-0121","type":"VoIP"},"5125550122"]}',
+        '{not json',
+        '',
+      ];
+      const { counts, rejects } = await runImport(db, lines.join('\n'), { format: 'ndjson' });
+      expect(counts).toEqual({ read: 3, imported: 2, duplicates: 0, rejected: 1 });
+      expect(rejects).toContain('3,invalid JSON');
+      const found = await findCandidates(db, [keyOf('7 Pine Lane', '78701'), keyOf('8 Pine Lane', '78701')]);
+      expect(found.get(keyOf('7 Pine Lane', '78701'))![0]!.phones).toEqual([
+        { number: '+15125550120', type: 'mobile', dnc: false, litigator: false },
+      ]);
+      expect(found.get(keyOf('8 Pine Lane', '78701'))![0]!.phones.map((p) => p.type)).toEqual(['voip', 'unknown']);
+    });
+
+    it('flags phones on the suppression lists and returns every requested key', async () => {
+      await runImport(db, VENDOR_CSV);
+      const dnc = await importSuppression(db, '5125550101\n512,5550102\nnot a phone\n', { kind: 'dnc' });
+      expect(dnc).toEqual({ read: 3, imported: 2, duplicates: 0, rejected: 1 });
+      await importSuppression(db, 'Name,Phone Number\nX,(512) 555-0102\n', { kind: 'litigator' });
+      const again = await importSuppression(db, ['5125550101\n'], { kind: 'dnc' });
+      expect(again).toMatchObject({ imported: 0, duplicates: 1 });
+      const key = keyOf('123 N Main St', '78701');
+      const found = await findCandidates(db, [key, key, 'no|such|key']);
+      expect([...found.keys()]).toEqual([key, 'no|such|key']);
+      expect(found.get('no|such|key')).toEqual([]);
+      expect(found.get(key)![0]!.phones).toEqual([
+        { number: '+15125550101', type: 'mobile', dnc: true, litigator: false },
+        { number: '+15125550102', type: 'landline', dnc: true, litigator: true },
+      ]);
+    });
+  });
+}
