@@ -83,6 +83,18 @@ export function splitUnit(tokens: readonly string[]): UnitSplit {
     if (unit !== null) return { street: stripPound(tokens.slice(0, j)), ...unit };
   }
   const street = stripPound(tokens);
+  // A designator left dangling with no number ("123 Main St Apt") says nothing we can
+  // match on; it is dropped rather than read as part of the street name — unless it is
+  // also a street suffix ("20 Ocean Key").
+  const last = street[street.length - 1];
+  if (
+    last !== undefined &&
+    !isSuffix(last) &&
+    UNIT_REQUIRES_RANGE.get(UNIT_BY_FORM.get(last) ?? '') === true &&
+    hasNameBefore(street, street.length - 1)
+  ) {
+    street.pop();
+  }
   return trailingBareUnit(street) ?? { street, unitType: null, unitNumber: null };
 }
 

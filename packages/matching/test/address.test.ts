@@ -101,6 +101,12 @@ describe('standardizeAddress: components and keys', () => {
     expect(at('7 Bus Stop Rd').line).toBe('7 BUS STOP RD');
   });
 
+  it('drops a designator that has no number', () => {
+    expect(at('123 Main St Apt').unitKey).toBe('123|MAIN ST|90210|');
+    expect(at('123 Main Street, Unit').line).toBe('123 MAIN ST');
+    expect(at('20 Ocean Key').line).toBe('20 OCEAN KY');
+  });
+
   it('handles fractions, alphanumeric and grid house numbers', () => {
     expect(at('123 1/2 Elm St').number).toBe('123 1/2');
     expect(at('123-A Oak Dr').number).toBe('123A');
