@@ -1,0 +1,265 @@
+/**
+ * HTTP routes of the batch API, relative to /api/v1. The upload route reads the raw body
+ * itself (the gateway mounts this router before its JSON parser for that path).
+ */
+import { createHash } from 'node:crypto';
+import { PassThrough, Transform } from 'node:stream';
+import { ListQuery } from '@skiptrace/contracts';
+import { checkIdempotencyKey } from '@skiptrace/core';
+import type { MessageBus } from '@skiptrace/messaging';
+import { ApiError, notFound, type Logger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { parseColumnMap } from './columns.ts';
+import { BatchesConfig } from './config.ts';
+import { BATCH_COLUMNS, completeIfDone, publishChunks, queueBatch, toSummary, type BatchRow } from './dispatch.ts';
+import { csvHeader, csvLine, exportPages, ndjsonLine, writeWithBackpressure } from './export.ts';
+import { deleteBatchData, ingest } from './ingest.ts';
+import type { Format } from './sources.ts';
+
+export interface BatchesRouterDeps {
+  db: Database;
+  bus: MessageBus;
+  auth: { requireScope(scope: 'read' | 'write'): RequestHandler };
+  config?: Partial<BatchesConfig>;
+  logger?: Logger;
+}
+
+const BASE = '/property/skiptrace/batches';
+const account = (req: Request) => req.auth!.accountId;
+
+function formatOf(req: Request): Format {
+  if (req.is('text/csv')) return 'csv';
+  if (req.is(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines'])) {
+    return 'ndjson';
+  }
+  if (req.is('application/json')) return 'json';
+  throw new ApiError(
+    'unsupported_media_type',
+    'Content-Type must be text/csv, application/x-ndjson or application/json (an array of Property objects)',
+  );
+}
+
+function parseBatchId(raw: unknown): string {
+  const text = String(raw);
+  if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > 9223372036854775807n) {
+    throw new ApiError('invalid_parameter', 'batch id must be a positive 64-bit integer');
+  }
+  return text;
+}
+
+const encodeCursor = (id: string) => Buffer.from(`batch:${id}`).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const decoded = Buffer.from(cursor, 'base64url').toString();
+  if (!decoded.startsWith('batch:')) throw new ApiError('invalid_parameter', 'cursor is not valid');
+  return parseBatchId(decoded.slice(6));
+}
+
+async function findBatch(db: Database, accountId: string, id: string): Promise<BatchRow | undefined> {
+  const { rows } = await db.query<BatchRow>(
+    `SELECT ${BATCH_COLUMNS} FROM batches WHERE id = $1 AND account_id = $2 AND status <> 'receiving'`,
+    [id, accountId],
+  );
+  return rows[0];
+}
+
+export function createBatchesRouter(deps: BatchesRouterDeps): Router {
+  const { db, bus, auth } = deps;
+  const config = BatchesConfig.parse(deps.config ?? {});
+  const router = Router();
+  const statusUrl = (id: string) => `${config.basePath}${BASE}/${id}`;
+
+  /** The status document: the summary plus timestamps, rate (rows/s) and ETA (s). */
+  function status(row: BatchRow) {
+    const end = row.completed_at ?? new Date();
+    const seconds = row.started_at ? Math.max((end.getTime() - row.started_at.getTime()) / 1000, 0.001) : 0;
+    const rate = seconds > 0 ? row.processed / seconds : 0;
+    const remaining = Math.max(row.total - row.rejected - row.processed, 0);
+    const active = row.status === 'queued' || row.status === 'running';
+    return {
+      ...toSummary(row),
+      accepted: row.total - row.rejected,
+      started_at: row.started_at?.toISOString() ?? null,
+      updated_at: row.updated_at.toISOString(),
+      rate: Math.round(rate * 10) / 10,
+      eta_seconds: active && rate > 0 ? Math.ceil(remaining / rate) : null,
+      status_url: statusUrl(String(row.id)),
+      results_url: `${statusUrl(String(row.id))}/results`,
+    };
+  }
+
+  function accepted(res: Response, row: BatchRow) {
+    res.status(202).set('Location', statusUrl(String(row.id)));
+    res.json({
+      id: String(row.id),
+      status: row.status,
+      accepted: row.total - row.rejected,
+      rejected: row.rejected,
+      status_url: statusUrl(String(row.id)),
+    });
+  }
+
+  async function replay(req: Request, res: Response, key: string, hash: string): Promise<boolean> {
+    const { rows } = await db.query<{ request_hash: string; batch_id: string }>(
+      `SELECT request_hash, batch_id FROM batch_idempotency_keys
+       WHERE account_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
+      [account(req), key],
+    );
+    const earlier = rows[0];
+    if (!earlier) return false;
+    if (earlier.request_hash !== hash) {
+      throw new ApiError('idempotency_conflict', 'Idempotency-Key was already used with a different request body');
+    }
+    const row = await findBatch(db, account(req), String(earlier.batch_id));
+    if (!row) return false;
+    accepted(res, row);
+    return true;
+  }
+
+  router.post(BASE, auth.requireScope('write'), async (req, res) => {
+    const format = formatOf(req);
+    const map = parseColumnMap(req.query.map);
+    const key = checkIdempotencyKey(req.get('idempotency-key'));
+    const hasher = createHash('sha256').update(`${format}\n${JSON.stringify(map)}\n`);
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hasher.update(chunk);
+        done(null, chunk);
+      },
+    });
+    req.pipe(tap);
+    try {
+      if (key && (await keyInUse(account(req), key))) {
+        // Only the hash decides now: read the body without storing it.
+        tap.pipe(new PassThrough()).resume();
+        await new Promise<void>((resolve, reject) => tap.on('end', resolve).on('error', reject));
+        const hash = hasher.digest('hex');
+        if (await replay(req, res, key, hash)) return;
+        throw new ApiError('conflict', 'the batch this Idempotency-Key created no longer exists');
+      }
+      const result = await ingest({ db, accountId: account(req), format, body: tap, map, config });
+      const hash = hasher.digest('hex');
+      if (key) {
+        const { rowCount } = await db.query(
+          `INSERT INTO batch_idempotency_keys (account_id, key, request_hash, batch_id) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash,
+             batch_id = EXCLUDED.batch_id, created_at = now()
+           WHERE batch_idempotency_keys.created_at <= now() - interval '24 hours'`,
+          [account(req), key, hash, result.batchId],
+        );
+        if (rowCount === 0) {
+          // A concurrent upload with the same key won: drop ours, answer with the winner's.
+          await deleteBatchData(db, result.batchId);
+          if (await replay(req, res, key, hash)) return;
+          throw new ApiError('conflict', 'a concurrent upload with this Idempotency-Key failed');
+        }
+      }
+      const chunks = await queueBatch(db, result.batchId, config.chunkSize, config.chunksInFlight);
+      try {
+        await publishChunks(bus, account(req), result.batchId, chunks);
+        await completeIfDone(db, bus, result.batchId);
+      } catch (err) {
+        // The rows and chunks are stored: the batch sweep publishes them once the broker is back.
+        (req.log ?? deps.logger)?.warn({ err, batchId: result.batchId }, 'chunk publish failed; left to the sweep');
+      }
+      accepted(res, (await findBatch(db, account(req), result.batchId))!);
+    } catch (err) {
+      // Answer now, and let the rest of the body drain rather than reset the connection.
+      req.unpipe(tap);
+      req.resume();
+      throw err;
+    }
+  });
+
+  async function keyInUse(accountId: string, key: string): Promise<boolean> {
+    const { rows } = await db.query(
+      `SELECT 1 FROM batch_idempotency_keys WHERE account_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
+      [accountId, key],
+    );
+    return rows.length > 0;
+  }
+
+  router.get(BASE, auth.requireScope('read'), async (req, res) => {
+    const parsed = ListQuery.safeParse(req.query);
+    if (!parsed.success) throw new ApiError('invalid_parameter', parsed.error.issues.map((i) => i.message).join('; '));
+    const { limit, cursor } = parsed.data;
+    const { rows } = await db.query<BatchRow>(
+      `SELECT ${BATCH_COLUMNS} FROM batches
+       WHERE account_id = $1 AND status <> 'receiving' AND ($2::bigint IS NULL OR id < $2::bigint)
+       ORDER BY id DESC LIMIT $3`,
+      [account(req), cursor ? decodeCursor(cursor) : null, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    if (rows.length > limit) {
+      const next = encodeCursor(String(page[page.length - 1]!.id));
+      res.set('X-Next-Cursor', next);
+      res.set('Link', `<${req.baseUrl}${BASE}?limit=${limit}&cursor=${next}>; rel="next"`);
+    }
+    res.json(page.map(status));
+  });
+
+  router.get(`${BASE}/:id`, auth.requireScope('read'), async (req, res) => {
+    const row = await findBatch(db, account(req), parseBatchId(req.params.id));
+    if (!row) throw notFound('batch');
+    res.json(status(row));
+  });
+
+  router.get(`${BASE}/:id/results`, auth.requireScope('read'), async (req, res) => {
+    const row = await findBatch(db, account(req), parseBatchId(req.params.id));
+    if (!row) throw notFound('batch');
+    const asked = typeof req.query.format === 'string' ? req.query.format : undefined;
+    const type =
+      asked === 'ndjson'
+        ? 'application/x-ndjson'
+        : asked === 'csv'
+          ? 'text/csv'
+          : req.accepts(['text/csv', 'application/x-ndjson']);
+    const csv = type !== 'application/x-ndjson';
+    res.status(200);
+    res.set('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+    res.set('Content-Disposition', `attachment; filename="batch-${row.id}.${csv ? 'csv' : 'ndjson'}"`);
+    res.set('X-Batch-Status', row.status);
+    try {
+      if (csv) await writeWithBackpressure(res, csvHeader(row.columns));
+      for await (const page of exportPages(db, String(row.id), config.pageRows)) {
+        let text = '';
+        for (const entry of page) text += csv ? csvLine(entry, row.columns.length) : ndjsonLine(entry);
+        await writeWithBackpressure(res, text);
+      }
+      res.end();
+    } catch (err) {
+      // Headers are gone: the only honest signal left is an aborted response.
+      (req.log ?? deps.logger)?.warn({ err, batchId: row.id }, 'export aborted');
+      res.destroy(err as Error);
+    }
+  });
+
+  router.delete(`${BASE}/:id`, auth.requireScope('write'), async (req, res) => {
+    const id = parseBatchId(req.params.id);
+    const row = await findBatch(db, account(req), id);
+    if (!row) throw notFound('batch');
+    if (req.query.purge === 'true') {
+      await deleteBatchData(db, id);
+      return void res.status(204).end();
+    }
+    if (row.status === 'completed' || row.status === 'failed') {
+      throw new ApiError('conflict', `batch is ${row.status}; only ?purge=true removes it`);
+    }
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE batches SET status = 'cancelled', completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status IN ('queued', 'running')`,
+        [id],
+      );
+      await tx.query(
+        `UPDATE properties SET status = 'failed', error = 'batch cancelled', completed_at = now()
+         WHERE batch_id = $1 AND status = 'pending'`,
+        [id],
+      );
+      await tx.query(`UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND state <> 'done'`, [id]);
+    });
+    res.json(status((await findBatch(db, account(req), id))!));
+  });
+
+  return router;
+}

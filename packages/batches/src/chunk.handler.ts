@@ -1,0 +1,254 @@
+/**
+ * The worker side: traces one chunk of a batch with set-based reads and one bulk write.
+ * Redelivery is harmless: only rows still pending change, and the batch counters grow by
+ * exactly the rows that changed, in the same transaction.
+ */
+import { parseMessage, QUEUES, type Property, type TraceResult } from '@skiptrace/contracts';
+import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
+import type { Consumer, Delivery, Handler, MessageBus } from '@skiptrace/messaging';
+import type { Logger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import { BatchWorkerConfig } from './config.ts';
+import { claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
+
+export interface BatchChunkHandlerDeps {
+  db: Database;
+  bus: MessageBus;
+  engine: TraceEngine;
+  logger: Logger;
+  config?: Partial<Pick<BatchWorkerConfig, 'maxAttempts' | 'reuseTtlSeconds'>>;
+}
+
+interface PendingRow {
+  id: string;
+  street_address: string;
+  city: string;
+  state: string;
+  zip_code: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+interface RowOutcome {
+  id: string;
+  status: 'completed' | 'no_match' | 'failed';
+  results: TraceResult[];
+  error: string | null;
+  reused: boolean;
+}
+
+interface AddressKey {
+  key: string;
+  street: string;
+  zip5: string;
+  city: string;
+  state: string;
+  fn: string;
+  ln: string;
+}
+
+/** What makes two rows "the same lookup": address and owner name, case-insensitively. */
+export function addressKey(r: PendingRow): AddressKey {
+  const k = {
+    street: r.street_address.toLowerCase(),
+    zip5: r.zip_code.slice(0, 5),
+    city: r.city.toLowerCase(),
+    state: r.state.toUpperCase(),
+    fn: (r.first_name ?? '').toLowerCase(),
+    ln: (r.last_name ?? '').toLowerCase(),
+  };
+  return { key: [k.street, k.zip5, k.city, k.state, k.fn, k.ln].join('\u001f'), ...k };
+}
+
+const propertyOf = (r: PendingRow): Property => {
+  const p: Property = { street_address: r.street_address, city: r.city, state: r.state, zip_code: r.zip_code };
+  if (r.first_name) p.first_name = r.first_name;
+  if (r.last_name) p.last_name = r.last_name;
+  return p;
+};
+
+const STORE_OUTCOMES = `
+WITH changed AS (
+  UPDATE properties p
+     SET status = u.status, results = u.results, error = u.error, completed_at = now()
+    FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, status text, results jsonb, error text, reused boolean)
+   WHERE p.id = u.id AND p.batch_id = $1 AND p.status = 'pending'
+  RETURNING p.status, u.reused
+), counts AS (
+  SELECT count(*)::int AS n,
+         count(*) FILTER (WHERE status = 'completed')::int AS matched,
+         count(*) FILTER (WHERE status = 'no_match')::int AS no_match,
+         count(*) FILTER (WHERE status = 'failed')::int AS failed,
+         count(*) FILTER (WHERE reused)::int AS reused
+    FROM changed
+)
+UPDATE batches b
+   SET processed = b.processed + c.n, matched = b.matched + c.matched, no_match = b.no_match + c.no_match,
+       failed = b.failed + c.failed, reused = b.reused + c.reused, updated_at = now()
+  FROM counts c
+ WHERE b.id = $3
+RETURNING c.n`;
+
+const FIND_REUSABLE = `
+SELECT DISTINCT ON (k.key) k.key, p.status, p.results, p.error
+  FROM jsonb_to_recordset($2::jsonb) AS k(key text, street text, zip5 text, city text, state text, fn text, ln text)
+  JOIN properties p
+    ON p.account_id = $1 AND lower(p.street_address) = k.street AND left(p.zip_code, 5) = k.zip5
+   AND p.status IN ('completed', 'no_match')
+   AND p.completed_at > now() - make_interval(secs => $3::double precision)
+   AND lower(p.city) = k.city AND upper(p.state) = k.state
+   AND lower(coalesce(p.first_name, '')) = k.fn AND lower(coalesce(p.last_name, '')) = k.ln
+ ORDER BY k.key, p.completed_at DESC`;
+
+export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
+  const { db, bus, engine, logger } = deps;
+  const maxAttempts = deps.config?.maxAttempts ?? 5;
+  const reuseTtlSeconds = deps.config?.reuseTtlSeconds ?? 86_400;
+  const log = logger.child({ scope: 'batch-chunk' });
+
+  /** Outcomes per distinct key: reused from a recent stored result, or traced now. */
+  async function outcomesFor(
+    accountId: string,
+    keys: Map<string, { key: AddressKey; row: PendingRow }>,
+    attempt: number,
+  ) {
+    const found = new Map<string, TraceOutcome & { reused: boolean }>();
+    if (reuseTtlSeconds > 0) {
+      const { rows } = await db.query<{
+        key: string;
+        status: 'completed' | 'no_match';
+        results: TraceResult[];
+        error: string | null;
+      }>(FIND_REUSABLE, [accountId, JSON.stringify([...keys.values()].map((v) => v.key)), reuseTtlSeconds]);
+      for (const r of rows)
+        found.set(r.key, { status: r.status, results: r.results, error: r.error ?? undefined, reused: true });
+    }
+    const toTrace = [...keys.values()].filter((v) => !found.has(v.key.key));
+    if (toTrace.length === 0) return { found, failed: undefined };
+    try {
+      const outcomes = await engine.traceMany(toTrace.map((v) => propertyOf(v.row)));
+      if (outcomes.length !== toTrace.length) {
+        throw new Error(`traceMany returned ${outcomes.length} outcomes for ${toTrace.length} properties`);
+      }
+      toTrace.forEach((v, i) => found.set(v.key.key, { ...outcomes[i]!, reused: false }));
+      return { found, failed: undefined };
+    } catch (err) {
+      if (attempt < maxAttempts) throw err;
+      log.error({ err, attempt }, 'chunk trace failed on its last attempt; rows marked failed');
+      return { found, failed: 'skip trace failed after repeated errors' };
+    }
+  }
+
+  return async function handleBatchChunk(delivery: Delivery) {
+    const job = parseMessage('job.batch.chunk', delivery.payload);
+    const { rows: batches } = await db.query<{ status: string; account_id: string }>(
+      `SELECT status, account_id FROM batches WHERE id = $1`,
+      [job.batchId],
+    );
+    const batch = batches[0];
+    // Purged, cancelled, finished or foreign: nothing to do (ack).
+    if (!batch || batch.account_id !== job.accountId || !['queued', 'running'].includes(batch.status)) return;
+    if (batch.status === 'queued') {
+      await db.query(`UPDATE batches SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued'`, [
+        job.batchId,
+      ]);
+    }
+    const { rows } = await db.query<PendingRow>(
+      `SELECT id, street_address, city, state, zip_code, first_name, last_name FROM properties
+       WHERE batch_id = $1 AND row_number BETWEEN $2 AND $3 AND status = 'pending' ORDER BY row_number`,
+      [job.batchId, job.fromRow, job.toRow],
+    );
+    const outcomes: RowOutcome[] = [];
+    if (rows.length > 0) {
+      const keys = new Map<string, { key: AddressKey; row: PendingRow }>();
+      const rowKeys = rows.map((row) => {
+        const key = addressKey(row);
+        if (!keys.has(key.key)) keys.set(key.key, { key, row });
+        return key.key;
+      });
+      const { found, failed } = await outcomesFor(job.accountId, keys, delivery.attempt);
+      rows.forEach((row, i) => {
+        const o = found.get(rowKeys[i]!);
+        // Later rows with the key of an earlier row in this chunk reuse its trace.
+        const first = keys.get(rowKeys[i]!)!.row === row;
+        if (!o)
+          outcomes.push({ id: row.id, status: 'failed', results: [], error: failed ?? 'not traced', reused: false });
+        else
+          outcomes.push({
+            id: row.id,
+            status: o.status,
+            results: o.results,
+            error: o.error ?? null,
+            reused: o.reused || !first,
+          });
+      });
+    }
+    const next = await db.transaction(async (tx) => {
+      if (outcomes.length > 0) await tx.query(STORE_OUTCOMES, [job.batchId, JSON.stringify(outcomes), job.batchId]);
+      const { rowCount } = await tx.query(
+        `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
+        [job.batchId, job.fromRow],
+      );
+      // Only the delivery that finished the chunk hands the window on, so redeliveries add no jobs.
+      return rowCount > 0 ? claimChunks(tx, job.batchId, 1) : [];
+    });
+    if (next.length > 0) await publishChunks(bus, job.accountId, job.batchId, next);
+    await completeIfDone(db, bus, job.batchId);
+    return undefined;
+  };
+}
+
+export interface BatchWorkerDeps {
+  db: Database;
+  bus: MessageBus;
+  engine: TraceEngine;
+  logger: Logger;
+  config?: Partial<BatchWorkerConfig>;
+  /** Queue to consume; defaults to QUEUES.batchChunks.name (tests isolate with their own). */
+  queue?: string;
+}
+
+export interface BatchWorker {
+  /** Runs one sweep now (also run every sweepIntervalMs). */
+  sweep(): ReturnType<typeof sweepBatches>;
+  /** Stops the sweep and the consumer, waiting for in-flight chunks. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Consumes chunk jobs and runs the batch sweep periodically. Built and started; stop() to end. */
+export async function startBatchWorker(deps: BatchWorkerDeps): Promise<BatchWorker> {
+  const config = BatchWorkerConfig.parse(deps.config ?? {});
+  const handler = createBatchChunkHandler({ ...deps, config });
+  const consumer: Consumer = await deps.bus.consume(
+    {
+      queue: deps.queue ?? QUEUES.batchChunks.name,
+      topics: [...QUEUES.batchChunks.topics],
+      prefetch: config.prefetch,
+      maxAttempts: config.maxAttempts,
+    },
+    handler,
+  );
+  const sweep = () => sweepBatches(deps.db, deps.bus, config, deps.logger.child({ scope: 'batch-sweep' }));
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  if (config.sweepIntervalMs > 0) {
+    timer = setInterval(() => {
+      running ??= sweep()
+        .catch((err: unknown) => deps.logger.warn({ err }, 'batch sweep failed'))
+        .finally(() => (running = undefined));
+    }, config.sweepIntervalMs);
+    timer.unref();
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    sweep,
+    stop() {
+      stopped ??= (async () => {
+        clearInterval(timer);
+        await running;
+        await consumer.cancel();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+const int = (min: number) => z.coerce.number().int().min(min);
+
+/** Upload and export settings of the batch API (gateway side). */
+export const BatchesConfig = z.object({
+  /** Most input rows (accepted + rejected) in one batch; more → 413 and nothing is kept. Default 1,000,000. */
+  maxRows: int(1).default(1_000_000),
+  /** Rows per chunk job on the broker. Default 500. */
+  chunkSize: int(1).max(10_000).default(500),
+  /** Chunk jobs of one batch on the broker at once (fairness window). Default 8. */
+  chunksInFlight: int(1).max(1000).default(8),
+  /** Rows per COPY statement while uploading, and per page while exporting. Default 5,000. */
+  pageRows: int(1).max(100_000).default(5_000),
+  /** Longest single input row (CSV record, NDJSON line, JSON element), bytes; longer → 413. Default 65,536. */
+  maxRowBytes: int(256).default(65_536),
+  /** Public base path the status URL is built on. Default '/api/v1'. */
+  basePath: z.string().default('/api/v1'),
+});
+export type BatchesConfig = z.infer<typeof BatchesConfig>;
+
+/** Chunk worker settings. */
+export const BatchWorkerConfig = z.object({
+  /** Chunk jobs one worker holds unacknowledged at once. Default 2. */
+  prefetch: int(1).default(2),
+  /** Deliveries of a failing chunk before its rows are marked failed. Default 5. */
+  maxAttempts: int(1).default(5),
+  /** A stored result of the same account and address younger than this is reused, seconds; 0 disables. Default 86,400. */
+  reuseTtlSeconds: int(0).default(86_400),
+  /** How often the sweep looks for lost chunk jobs and abandoned uploads, ms; 0 disables. Default 30,000. */
+  sweepIntervalMs: int(0).default(30_000),
+  /** A chunk handed to the broker this long ago and not done is published again, ms. Default 300,000. */
+  staleChunkMs: int(1).default(300_000),
+  /** An upload still receiving after this long is abandoned and deleted, ms. Default 3,600,000. */
+  abandonedUploadMs: int(1).default(3_600_000),
+});
+export type BatchWorkerConfig = z.infer<typeof BatchWorkerConfig>;
+
+/**
+ * Reads both from the environment (BATCH_MAX_ROWS, BATCH_CHUNK_SIZE, BATCH_CHUNKS_IN_FLIGHT,
+ * BATCH_PAGE_ROWS, BATCH_MAX_ROW_BYTES, BATCH_PREFETCH, BATCH_MAX_ATTEMPTS, BATCH_REUSE_TTL_SECONDS,
+ * BATCH_SWEEP_INTERVAL_MS, BATCH_STALE_CHUNK_MS, BATCH_ABANDONED_UPLOAD_MS); throws on bad values.
+ */
+export function batchesConfigFromEnv(env: Record<string, string | undefined> = process.env): {
+  api: BatchesConfig;
+  worker: BatchWorkerConfig;
+} {
+  const api = BatchesConfig.parse({
+    maxRows: env.BATCH_MAX_ROWS,
+    chunkSize: env.BATCH_CHUNK_SIZE,
+    chunksInFlight: env.BATCH_CHUNKS_IN_FLIGHT,
+    pageRows: env.BATCH_PAGE_ROWS,
+    maxRowBytes: env.BATCH_MAX_ROW_BYTES,
+  });
+  const worker = BatchWorkerConfig.parse({
+    prefetch: env.BATCH_PREFETCH,
+    maxAttempts: env.BATCH_MAX_ATTEMPTS,
+    reuseTtlSeconds: env.BATCH_REUSE_TTL_SECONDS,
+    sweepIntervalMs: env.BATCH_SWEEP_INTERVAL_MS,
+    staleChunkMs: env.BATCH_STALE_CHUNK_MS,
+    abandonedUploadMs: env.BATCH_ABANDONED_UPLOAD_MS,
+  });
+  return { api, worker };
+}

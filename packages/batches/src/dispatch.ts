@@ -1,0 +1,206 @@
+/**
+ * Chunk scheduling. A batch's rows are split into row-range chunks (batch_chunks); only a
+ * window of them (chunksInFlight) is on the broker at once, and each finished chunk hands
+ * the next one over in the same transaction that stores its results. So a million-row
+ * batch never floods the shared chunk queue: concurrent batches interleave there
+ * chunk by chunk (round-robin), and the synchronous skiptrace.jobs queue is separate.
+ * Nothing is lost between store and broker: a chunk marked queued whose job vanished
+ * (crash between commit and publish, broker restart) is published again by the sweep.
+ */
+import type { BatchSummary } from '@skiptrace/contracts';
+import { parseMessage, type Message } from '@skiptrace/contracts';
+import { publishMessage } from '@skiptrace/core';
+import type { MessageBus } from '@skiptrace/messaging';
+import type { Logger } from '@skiptrace/runtime';
+import type { Database, Sql } from '@skiptrace/storage';
+import { deleteBatchData } from './ingest.ts';
+
+export interface ChunkRef {
+  fromRow: number;
+  toRow: number;
+}
+
+export const chunkMessageId = (batchId: string, fromRow: number) => `batch:${batchId}:${fromRow}`;
+
+/** Creates the chunks of a received batch, opens it ('queued') and claims its first window. */
+export async function queueBatch(
+  db: Database,
+  batchId: string,
+  chunkSize: number,
+  window: number,
+): Promise<ChunkRef[]> {
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO batch_chunks (batch_id, from_row, to_row)
+       SELECT b.id, g, LEAST(g + $2 - 1, b.total) FROM batches b, generate_series(1, b.total, $2) AS g WHERE b.id = $1`,
+      [batchId, chunkSize],
+    );
+    await tx.query(`UPDATE batches SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'receiving'`, [
+      batchId,
+    ]);
+    return claimChunks(tx, batchId, window);
+  });
+}
+
+/** Moves up to `limit` waiting chunks of the batch to queued, first rows first. */
+export async function claimChunks(sql: Sql, batchId: string, limit: number): Promise<ChunkRef[]> {
+  const { rows } = await sql.query<{ from_row: number; to_row: number }>(
+    `UPDATE batch_chunks SET state = 'queued', published_at = now()
+     WHERE batch_id = $1 AND from_row IN (
+       SELECT from_row FROM batch_chunks WHERE batch_id = $1 AND state = 'waiting'
+       ORDER BY from_row LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING from_row, to_row`,
+    [batchId, limit],
+  );
+  return rows.map((r) => ({ fromRow: r.from_row, toRow: r.to_row })).sort((a, b) => a.fromRow - b.fromRow);
+}
+
+export async function publishChunks(
+  bus: MessageBus,
+  accountId: string,
+  batchId: string,
+  chunks: ChunkRef[],
+): Promise<void> {
+  await Promise.all(
+    chunks.map((c) =>
+      publishMessage(
+        bus,
+        'job.batch.chunk',
+        { batchId, accountId, fromRow: c.fromRow, toRow: c.toRow },
+        chunkMessageId(batchId, c.fromRow),
+      ),
+    ),
+  );
+}
+
+/** A batches row as the store returns it. */
+export interface BatchRow {
+  id: string;
+  account_id: string;
+  status: BatchSummary['status'] | 'receiving';
+  format: string;
+  columns: string[];
+  total: number;
+  rejected: number;
+  processed: number;
+  matched: number;
+  no_match: number;
+  failed: number;
+  reused: number;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  updated_at: Date;
+}
+
+export const BATCH_COLUMNS =
+  'id, account_id, status, format, columns, total, rejected, processed, matched, no_match, failed, reused, created_at, started_at, completed_at, updated_at';
+
+export function toSummary(row: BatchRow): BatchSummary {
+  const summary: BatchSummary = {
+    id: String(row.id),
+    status: row.status === 'receiving' ? 'queued' : row.status,
+    total: row.total,
+    processed: row.processed,
+    matched: row.matched,
+    no_match: row.no_match,
+    failed: row.failed,
+    rejected: row.rejected,
+    reused: row.reused,
+    created_at: row.created_at.toISOString(),
+  };
+  if (row.completed_at) summary.completed_at = row.completed_at.toISOString();
+  return summary;
+}
+
+/**
+ * Completes the batch when every row is accounted for. The event is published before the
+ * conditional status change, so a crash in between publishes it again on the next call
+ * (same message id `batch.completed:<id>`): at least once, never lost.
+ */
+export async function completeIfDone(db: Database, bus: MessageBus, batchId: string): Promise<boolean> {
+  const { rows } = await db.query<BatchRow>(
+    `SELECT ${BATCH_COLUMNS} FROM batches
+     WHERE id = $1 AND status IN ('queued', 'running') AND processed + rejected >= total`,
+    [batchId],
+  );
+  const row = rows[0];
+  if (!row) return false;
+  const completedAt = new Date();
+  const data = toSummary({ ...row, status: 'completed', completed_at: completedAt });
+  const event: Message<'event.batch.completed'> = {
+    accountId: row.account_id,
+    occurredAt: completedAt.toISOString(),
+    data,
+  };
+  await publishMessage(
+    bus,
+    'event.batch.completed',
+    parseMessage('event.batch.completed', event),
+    `batch.completed:${batchId}`,
+  );
+  const { rowCount } = await db.query(
+    `UPDATE batches SET status = 'completed', completed_at = $2, updated_at = now()
+     WHERE id = $1 AND status IN ('queued', 'running')`,
+    [batchId, completedAt],
+  );
+  return rowCount > 0;
+}
+
+export interface SweepOptions {
+  staleChunkMs: number;
+  abandonedUploadMs: number;
+  /** Most chunks republished per sweep. Default 1000. */
+  limit?: number;
+}
+
+export interface SweepReport {
+  republished: number;
+  completed: number;
+  abandoned: number;
+}
+
+/**
+ * The batch outbox sweep: republishes chunks handed to the broker long ago and not done,
+ * completes batches whose last chunk finished but whose completion was interrupted, and
+ * deletes uploads that never finished receiving (their client never got a 202).
+ */
+export async function sweepBatches(
+  db: Database,
+  bus: MessageBus,
+  options: SweepOptions,
+  logger?: Logger,
+): Promise<SweepReport> {
+  const report: SweepReport = { republished: 0, completed: 0, abandoned: 0 };
+  const { rows: stale } = await db.query<{ batch_id: string; account_id: string; from_row: number; to_row: number }>(
+    `UPDATE batch_chunks c SET published_at = now()
+     FROM batches b
+     WHERE c.batch_id = b.id AND b.status IN ('queued', 'running') AND c.state = 'queued'
+       AND c.published_at < now() - make_interval(secs => $1::double precision / 1000)
+       AND (c.batch_id, c.from_row) IN (
+         SELECT batch_id, from_row FROM batch_chunks WHERE state = 'queued'
+           AND published_at < now() - make_interval(secs => $1::double precision / 1000)
+         ORDER BY published_at LIMIT $2)
+     RETURNING c.batch_id, b.account_id, c.from_row, c.to_row`,
+    [options.staleChunkMs, options.limit ?? 1000],
+  );
+  for (const c of stale) {
+    await publishChunks(bus, c.account_id, String(c.batch_id), [{ fromRow: c.from_row, toRow: c.to_row }]);
+    report.republished++;
+  }
+  const { rows: done } = await db.query<{ id: string }>(
+    `SELECT id FROM batches WHERE status IN ('queued', 'running') AND processed + rejected >= total`,
+  );
+  for (const b of done) if (await completeIfDone(db, bus, String(b.id))) report.completed++;
+  const { rows: abandoned } = await db.query<{ id: string }>(
+    `SELECT id FROM batches WHERE status = 'receiving'
+     AND created_at < now() - make_interval(secs => $1::double precision / 1000)`,
+    [options.abandonedUploadMs],
+  );
+  for (const b of abandoned) {
+    await deleteBatchData(db, String(b.id));
+    report.abandoned++;
+  }
+  if (report.republished + report.completed + report.abandoned > 0) logger?.info({ ...report }, 'batch sweep');
+  return report;
+}

@@ -1,0 +1,180 @@
+/**
+ * Streams an upload into the store: rows are validated one by one and written with COPY
+ * in pages (accepted rows into `properties`, rejected rows into `batch_rejects`), so memory
+ * stays bounded whatever the size of the body. The batch stays 'receiving' (invisible to
+ * the API) until every row is stored; any failure deletes what was written.
+ */
+import type { Readable } from 'node:stream';
+import { Property } from '@skiptrace/contracts';
+import { ApiError } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import { FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
+import type { BatchesConfig } from './config.ts';
+import { sourceFor, type Format } from './sources.ts';
+
+const PROPERTY_COLUMNS = [
+  'account_id',
+  'street_address',
+  'city',
+  'state',
+  'zip_code',
+  'first_name',
+  'last_name',
+  'batch_id',
+  'row_number',
+  'input',
+];
+const REJECT_COLUMNS = ['batch_id', 'row_number', 'reason', 'raw'];
+const REQUIRED: Field[] = ['street_address', 'city', 'state', 'zip_code'];
+/** Rejected rows keep at most this much of an unparseable line, characters. */
+const RAW_TEXT_LIMIT = 2_000;
+
+export interface IngestInput {
+  db: Database;
+  accountId: string;
+  format: Format;
+  body: Readable;
+  map: ColumnMap;
+  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes'>;
+}
+
+export interface IngestResult {
+  batchId: string;
+  total: number;
+  accepted: number;
+  rejected: number;
+}
+
+type Validated = { property: Property } | { reason: string };
+
+/** Builds the Property a row feeds and validates it; the reason names every bad field. */
+export function validateRow(cells: readonly unknown[], resolution: Resolution): Validated {
+  const candidate: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const field of FIELDS) {
+    const i = resolution[field];
+    const value = i >= 0 ? cells[i] : undefined;
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value === 'string') candidate[field] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') candidate[field] = String(value);
+    else problems.push(`${field}: must be text`);
+  }
+  for (const field of REQUIRED) {
+    if (candidate[field] === undefined && !problems.some((p) => p.startsWith(`${field}:`))) {
+      problems.push(`${field}: missing`);
+    }
+  }
+  const parsed = Property.safeParse(candidate);
+  if (parsed.success && problems.length === 0) {
+    const property = parsed.data;
+    if (property.first_name === '') delete property.first_name;
+    if (property.last_name === '') delete property.last_name;
+    return { property };
+  }
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.join('.');
+      if (!problems.some((p) => p.startsWith(`${field}:`))) problems.push(`${field}: ${issue.message}`);
+    }
+  }
+  const order = (p: string) => FIELDS.indexOf(p.slice(0, p.indexOf(':')) as Field);
+  problems.sort((a, b) => order(a) - order(b));
+  return { reason: problems.join('; ') };
+}
+
+export async function createReceivingBatch(db: Database, accountId: string, format: Format): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO batches (account_id, format) VALUES ($1, $2) RETURNING id`,
+    [accountId, format],
+  );
+  return rows[0]!.id;
+}
+
+/** Deletes a batch with all its rows (purge, failed upload). */
+export async function deleteBatchData(db: Database, batchId: string): Promise<void> {
+  await db.query(`DELETE FROM properties WHERE batch_id = $1`, [batchId]);
+  await db.query(`DELETE FROM batches WHERE id = $1`, [batchId]);
+}
+
+export async function ingest(input: IngestInput): Promise<IngestResult> {
+  const { db, accountId, format, body, map, config } = input;
+  const batchId = await createReceivingBatch(db, accountId, format);
+  try {
+    const source = sourceFor(format, body, config.maxRowBytes);
+    let accepted: unknown[][] = [];
+    let rejected: unknown[][] = [];
+    let acceptedCount = 0;
+    let rejectedCount = 0;
+    let row = 0;
+    let resolution: Resolution | undefined;
+    let resolvedWidth = -1;
+    const flush = async (all: boolean) => {
+      if (accepted.length >= config.pageRows || (all && accepted.length > 0)) {
+        await db.copyRows('properties', PROPERTY_COLUMNS, accepted);
+        accepted = [];
+      }
+      if (rejected.length >= config.pageRows || (all && rejected.length > 0)) {
+        await db.copyRows('batch_rejects', REJECT_COLUMNS, rejected);
+        rejected = [];
+      }
+    };
+    for await (const item of source.items) {
+      row++;
+      if (row > config.maxRows) {
+        throw new ApiError('payload_too_large', `a batch holds at most ${config.maxRows} rows; nothing was stored`);
+      }
+      if ('invalid' in item) {
+        rejected.push([batchId, row, item.invalid, JSON.stringify(item.text.slice(0, RAW_TEXT_LIMIT))]);
+        rejectedCount++;
+      } else {
+        if (source.columns.length !== resolvedWidth) {
+          resolution = resolveColumns(source.columns, map);
+          resolvedWidth = source.columns.length;
+          if (format === 'csv') assertMapped(map, resolution);
+        }
+        const result = validateRow(item.cells, resolution!);
+        if ('property' in result) {
+          const p = result.property;
+          accepted.push([
+            accountId,
+            p.street_address,
+            p.city,
+            p.state,
+            p.zip_code,
+            p.first_name ?? null,
+            p.last_name ?? null,
+            batchId,
+            row,
+            item.cells,
+          ]);
+          acceptedCount++;
+        } else {
+          rejected.push([batchId, row, result.reason, item.cells]);
+          rejectedCount++;
+        }
+      }
+      if (accepted.length >= config.pageRows || rejected.length >= config.pageRows) await flush(false);
+    }
+    await flush(true);
+    await db.query(`UPDATE batches SET columns = $2::jsonb, total = $3, rejected = $4 WHERE id = $1`, [
+      batchId,
+      JSON.stringify(source.columns),
+      row,
+      rejectedCount,
+    ]);
+    return { batchId, total: row, accepted: acceptedCount, rejected: rejectedCount };
+  } catch (err) {
+    await deleteBatchData(db, batchId);
+    throw err;
+  }
+}
+
+function assertMapped(map: ColumnMap, resolution: Resolution): void {
+  const missing = (Object.keys(map) as Field[]).filter((field) => resolution[field] < 0);
+  if (missing.length > 0) {
+    throw new ApiError(
+      'validation_failed',
+      `map names columns the header does not have: ${missing.map((f) => `${f}:${map[f]}`).join(', ')}`,
+    );
+  }
+}

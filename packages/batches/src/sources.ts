@@ -1,0 +1,201 @@
+/**
+ * Streaming readers for the three upload formats. Each yields one item per input row as
+ * soon as it is complete, so the body is never held whole: memory is bounded by one row
+ * (at most maxRowBytes) plus the stream buffers. Values are laid out by column index in a
+ * shared, growing `columns` list (CSV: the header; JSON: keys in order of first appearance).
+ */
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { parse } from 'csv-parse';
+import { ApiError } from '@skiptrace/runtime';
+
+export type SourceItem = { cells: unknown[] } | { invalid: string; text: string };
+
+export interface RecordSource {
+  columns: string[];
+  items: AsyncIterable<SourceItem>;
+}
+
+export type Format = 'csv' | 'ndjson' | 'json';
+
+const tooLong = (max: number) => new ApiError('payload_too_large', `a row is longer than ${max} bytes`);
+
+/** Lays the keys of a flat object out in the shared columns list. */
+function objectCells(value: unknown, columns: string[], index: Map<string, number>, text: string): SourceItem {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { invalid: 'row must be a JSON object', text };
+  }
+  const cells: unknown[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    let i = index.get(key);
+    if (i === undefined) {
+      i = columns.length;
+      columns.push(key);
+      index.set(key, i);
+    }
+    cells[i] = v;
+  }
+  return { cells };
+}
+
+async function* decode(stream: Readable): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of stream) yield typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+  const rest = decoder.end();
+  if (rest) yield rest;
+}
+
+export function csvSource(stream: Readable, maxRowBytes: number): RecordSource {
+  const columns: string[] = [];
+  const parser = parse({
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    max_record_size: maxRowBytes,
+  });
+  stream.pipe(parser);
+  async function* items(): AsyncGenerator<SourceItem> {
+    let header = true;
+    try {
+      for await (const record of parser as AsyncIterable<string[]>) {
+        if (header) {
+          columns.push(...record.map((name) => name.trim()));
+          header = false;
+          continue;
+        }
+        yield { cells: record };
+      }
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'CSV_MAX_RECORD_SIZE') throw tooLong(maxRowBytes);
+      if (code?.startsWith('CSV_')) throw new ApiError('validation_failed', `malformed CSV: ${(err as Error).message}`);
+      throw err;
+    } finally {
+      stream.unpipe(parser);
+    }
+  }
+  return { columns, items: items() };
+}
+
+export function ndjsonSource(stream: Readable, maxRowBytes: number): RecordSource {
+  const columns: string[] = [];
+  const index = new Map<string, number>();
+  function item(line: string): SourceItem | undefined {
+    const text = line.trim();
+    if (text === '') return undefined;
+    try {
+      return objectCells(JSON.parse(text), columns, index, text);
+    } catch {
+      return { invalid: 'line is not valid JSON', text };
+    }
+  }
+  async function* items(): AsyncGenerator<SourceItem> {
+    let buffer = '';
+    for await (const text of decode(stream)) {
+      buffer += text;
+      let start = 0;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n', start)) {
+        const out = item(buffer.slice(start, nl));
+        start = nl + 1;
+        if (out) yield out;
+      }
+      buffer = buffer.slice(start);
+      if (buffer.length > maxRowBytes) throw tooLong(maxRowBytes);
+    }
+    const out = item(buffer);
+    if (out) yield out;
+  }
+  return { columns, items: items() };
+}
+
+/**
+ * A JSON array of flat objects, read element by element: a small scanner tracks string
+ * and nesting state and hands each complete top-level element to JSON.parse.
+ */
+export function jsonArraySource(stream: Readable, maxRowBytes: number): RecordSource {
+  const columns: string[] = [];
+  const index = new Map<string, number>();
+  const malformed = (why: string) => new ApiError('invalid_json', `body is not a JSON array: ${why}`);
+  const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '\ufeff';
+
+  async function* items(): AsyncGenerator<SourceItem> {
+    // before '[' → expecting an element or ']' → inside an element → expecting ',' or ']' → after ']'
+    let state: 'start' | 'value' | 'element' | 'comma' | 'end' = 'start';
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    let element = '';
+    let empty = true;
+    for await (const text of decode(stream)) {
+      const done: string[] = [];
+      let from = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i]!;
+        if (state === 'element') {
+          let endAt = -1;
+          if (inString) {
+            if (escaped) escaped = false;
+            else if (c === '\\') escaped = true;
+            else if (c === '"') {
+              inString = false;
+              if (depth === 0) endAt = i + 1;
+            }
+          } else if (c === '"') inString = true;
+          else if (c === '{' || c === '[') depth++;
+          else if (depth > 0 && (c === '}' || c === ']')) {
+            if (--depth === 0) endAt = i + 1;
+          } else if (depth === 0 && (c === ',' || c === ']' || isSpace(c))) {
+            endAt = i;
+            i--; // read the delimiter again as a separator
+          }
+          if (endAt >= 0) {
+            done.push(element + text.slice(from, endAt));
+            element = '';
+            state = 'comma';
+          }
+          continue;
+        }
+        if (isSpace(c)) continue;
+        if (state === 'start') {
+          if (c !== '[') throw malformed('it does not start with [');
+          state = 'value';
+        } else if (state === 'value') {
+          if (c === ']' && empty) state = 'end';
+          else if (c === ',' || c === ']') throw malformed(`unexpected "${c}"`);
+          else {
+            state = 'element';
+            empty = false;
+            from = i;
+            depth = 0;
+            i--; // the first character is scanned as part of the element
+          }
+        } else if (state === 'comma') {
+          if (c === ',') state = 'value';
+          else if (c === ']') state = 'end';
+          else throw malformed(`unexpected "${c}" between elements`);
+        } else throw malformed('text after the closing ]');
+      }
+      if (state === 'element') {
+        element += text.slice(from);
+        if (element.length > maxRowBytes) throw tooLong(maxRowBytes);
+      }
+      for (const raw of done) {
+        let value: unknown;
+        try {
+          value = JSON.parse(raw);
+        } catch {
+          throw malformed('an element is not valid JSON');
+        }
+        yield objectCells(value, columns, index, raw);
+      }
+    }
+    if ((state as string) !== 'end') throw malformed('it ends before the closing ]');
+  }
+  return { columns, items: items() };
+}
+
+export function sourceFor(format: Format, stream: Readable, maxRowBytes: number): RecordSource {
+  if (format === 'csv') return csvSource(stream, maxRowBytes);
+  if (format === 'ndjson') return ndjsonSource(stream, maxRowBytes);
+  return jsonArraySource(stream, maxRowBytes);
+}

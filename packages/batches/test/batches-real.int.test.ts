@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createRabbitBus, type MessageBus } from '@skiptrace/messaging';
+import { silentLogger } from '@skiptrace/runtime';
+import { createPostgresDatabase, type Database } from '@skiptrace/storage';
+import {
+  createTestDatabaseUrl,
+  createTestVhost,
+  waitUntil,
+  type TestDatabase,
+  type TestVhost,
+} from '@skiptrace/testing';
+import request from 'supertest';
+import { startBatchWorker } from '../src/index.ts';
+import { describeBatchContract } from './batches.contract.ts';
+import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
+
+async function openReal(prefix: string) {
+  const testDb = await createTestDatabaseUrl(prefix);
+  const vhost = await createTestVhost(prefix);
+  const db = createPostgresDatabase({ url: testDb.url });
+  await db.migrate();
+  const bus = await createRabbitBus({ url: vhost.url });
+  return { db, bus, testDb, vhost };
+}
+
+describeBatchContract('PostgreSQL + RabbitMQ', async () => {
+  const { db, bus, testDb, vhost } = await openReal('batches_contract');
+  return {
+    db,
+    bus,
+    async close() {
+      await bus.close();
+      await db.close();
+      await testDb.drop();
+      await vhost.drop();
+    },
+  };
+});
+
+describe('batch worker crash (PostgreSQL + RabbitMQ)', () => {
+  jest.setTimeout(60_000);
+  let db: Database;
+  let bus: MessageBus;
+  let testDb: TestDatabase;
+  let vhost: TestVhost;
+  beforeAll(async () => {
+    ({ db, bus, testDb, vhost } = await openReal('batches_crash'));
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await db?.close();
+    await testDb?.drop();
+    await vhost?.drop();
+  });
+
+  it('a worker killed with unacked chunks loses no row and counts none twice', async () => {
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('./fixtures/batch-worker.process.ts', import.meta.url))],
+      {
+        env: { ...process.env, DATABASE_URL: testDb.url, AMQP_URL: vhost.url, TRACE_DELAY_MS: '150' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    await once(child.stdout!, 'data');
+    const app = buildApp(db, bus, { chunkSize: 10, chunksInFlight: 4 });
+    const res = await request(app)
+      .post('/api/v1/property/skiptrace/batches')
+      .set('Content-Type', 'text/csv')
+      .send(sampleCsv(300));
+    expect(res.status).toBe(202);
+    const id = res.body.id as string;
+    const progress = async () =>
+      (await request(app).get(`/api/v1/property/skiptrace/batches/${id}`)).body as Record<string, number | string>;
+    await waitUntil(async () => Number((await progress()).processed) >= 40, { timeoutMs: 30_000 });
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const midway = await progress();
+    expect(midway.status).toBe('running');
+    expect(Number(midway.processed)).toBeLessThan(270);
+
+    const engine = fakeEngine();
+    const worker = await startBatchWorker({
+      db,
+      bus,
+      engine,
+      logger: silentLogger(),
+      config: { prefetch: 4, sweepIntervalMs: 200, staleChunkMs: 1_000 },
+    });
+    try {
+      await waitUntil(async () => (await progress()).status === 'completed', { timeoutMs: 40_000 });
+    } finally {
+      await worker.stop();
+    }
+    expect(await progress()).toMatchObject({ total: 300, rejected: 30, processed: 270, matched: 270, failed: 0 });
+    const { rows } = await db.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM properties WHERE batch_id = $1 GROUP BY status`,
+      [id],
+    );
+    expect(rows).toEqual([{ status: 'completed', n: 270 }]);
+  });
+});

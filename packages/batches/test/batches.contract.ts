@@ -1,0 +1,265 @@
+/**
+ * The batch behaviour suite, run against the embedded adapters (PGlite + in-process bus)
+ * and the real ones (PostgreSQL + RabbitMQ). Each case uploads through HTTP, lets a
+ * worker trace the chunks with a fake engine, and checks what the API answers.
+ */
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { MessageBus } from '@skiptrace/messaging';
+import { silentLogger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import { waitUntil } from '@skiptrace/testing';
+import request from 'supertest';
+import { createBatchChunkHandler, startBatchWorker, type BatchWorker } from '../src/index.ts';
+import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
+
+export interface BatchSystem {
+  db: Database;
+  bus: MessageBus;
+  close(): Promise<void>;
+}
+
+const V1 = '/api/v1/property/skiptrace/batches';
+
+export function describeBatchContract(name: string, open: () => Promise<BatchSystem>) {
+  describe(`batches (${name})`, () => {
+    jest.setTimeout(30_000);
+    let system: BatchSystem;
+    let worker: BatchWorker;
+    const engine = fakeEngine();
+    let app: ReturnType<typeof buildApp>;
+    let completed: unknown[] = [];
+
+    beforeAll(async () => {
+      system = await open();
+      app = buildApp(system.db, system.bus, { chunkSize: 7, chunksInFlight: 2, pageRows: 4, maxRows: 200 });
+      worker = await startBatchWorker({
+        db: system.db,
+        bus: system.bus,
+        engine,
+        logger: silentLogger(),
+        config: { sweepIntervalMs: 0, prefetch: 2 },
+      });
+      await system.bus.consume(
+        { queue: 'test.batch-completed', topics: ['event.batch.completed'], prefetch: 10 },
+        async (d) => void completed.push(d.payload),
+      );
+    });
+    afterAll(async () => {
+      await worker?.stop();
+      await system?.close();
+    });
+
+    const upload = (body: string, type: string, account = 'acct-1', path = V1) =>
+      request(app).post(path).set('Content-Type', type).set('X-Test-Account', account).send(body);
+    const status = (id: string, account = 'acct-1') => request(app).get(`${V1}/${id}`).set('X-Test-Account', account);
+    const finished = (id: string, account = 'acct-1') =>
+      waitUntil(async () => ((await status(id, account)).body.status === 'completed' ? true : undefined), {
+        timeoutMs: 20_000,
+        message: `batch ${id} completed`,
+      });
+
+    it('CSV with vendor headers: accepts, rejects with reasons, traces, exports in input order', async () => {
+      completed = [];
+      const res = await upload(sampleCsv(30), 'text/csv');
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({
+        status: expect.stringMatching(/^(queued|running|completed)$/),
+        accepted: 27,
+        rejected: 3,
+      });
+      expect(res.body.status_url).toBe(`${V1}/${res.body.id}`);
+      await finished(res.body.id);
+      const done = (await status(res.body.id)).body;
+      expect(done).toMatchObject({ total: 30, processed: 27, matched: 27, no_match: 0, failed: 0, rejected: 3 });
+      expect(done.completed_at).toBeDefined();
+      expect(done.rate).toBeGreaterThan(0);
+      await waitUntil(() => completed.length === 1, { message: 'batch.completed event' });
+      expect(completed[0]).toMatchObject({
+        accountId: 'acct-1',
+        data: { id: res.body.id, status: 'completed', matched: 27 },
+      });
+
+      const csv = await request(app).get(`${V1}/${res.body.id}/results`).set('Accept', 'text/csv');
+      expect(csv.status).toBe(200);
+      const lines = csv.text.trim().split('\n');
+      expect(lines).toHaveLength(31);
+      const header = lines[0]!.split(',');
+      expect(header.slice(0, 8)).toEqual([
+        'Property Address',
+        'City',
+        'State',
+        'Zip',
+        'Owner First Name',
+        'Owner Last Name',
+        'phone_1',
+        'phone_1_type',
+      ]);
+      expect(header.slice(-3)).toEqual(['confidence', 'status', 'error']);
+      const rows = lines.slice(1).map((l) => l.split(','));
+      expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 30 }, (_, i) => `${i + 1} Main St`));
+      expect(rows[0]!.slice(6, 10)).toEqual([expect.stringMatching(/^\+1512\d{7}$/), 'mobile', 'false', 'false']);
+      expect(rows[0]!.slice(-3)).toEqual(['0.9', 'completed', '']);
+      expect(rows[9]!.slice(-2)).toEqual(['rejected', 'zip_code: must be a ZIP5 or ZIP+4 code']);
+
+      const nd = await request(app).get(`${V1}/${res.body.id}/results`).set('Accept', 'application/x-ndjson');
+      const docs = nd.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(docs.map((d) => d.row)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      expect(docs[0]).toMatchObject({
+        row: 1,
+        status: 'completed',
+        property: { street_address: '1 Main St', zip_code: '78701' },
+      });
+      expect(docs[0].results[0].phones).toHaveLength(2);
+      expect(docs[9]).toMatchObject({ row: 10, status: 'rejected', error: 'zip_code: must be a ZIP5 or ZIP+4 code' });
+      // Every traced row is also an ordinary skip-trace result with an id.
+      const { rows: plain } = await system.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM properties WHERE batch_id = $1 AND account_id = 'acct-1' AND status = 'completed'`,
+        [res.body.id],
+      );
+      expect(plain[0]!.n).toBe(27);
+    });
+
+    it('NDJSON and JSON arrays, with ?map= and reasons for bad rows', async () => {
+      const nd =
+        '{"addr":"5 Oak NOMATCH","city":"Dallas","state":"TX","zip_code":"75201"}\nnope\n{"addr":"6 Oak","city":"Dallas","state":"XX","zip_code":"75201"}\n';
+      const a = await upload(nd, 'application/x-ndjson', 'acct-1', `${V1}?map=street_address:addr`);
+      expect(a.status).toBe(202);
+      expect(a.body).toMatchObject({ accepted: 1, rejected: 2 });
+      const json = JSON.stringify([
+        { street_address: '9 Elm', city: 'Austin', state: 'Texas', zip_code: 78702, first_name: 'Jo' },
+        { street_address: '9 Elm', city: 'Austin', state: 'Texas', zip_code: 78702, first_name: 'Jo' },
+        { city: 'Austin' },
+      ]);
+      const b = await upload(json, 'application/json');
+      expect(b.body).toMatchObject({ accepted: 2, rejected: 1 });
+      await finished(a.body.id);
+      await finished(b.body.id);
+      expect((await status(a.body.id)).body).toMatchObject({ processed: 1, no_match: 1, rejected: 2 });
+      // The duplicate address inside the batch is traced once and counted as reused.
+      expect((await status(b.body.id)).body).toMatchObject({ processed: 2, matched: 2, reused: 1 });
+      const docs = (await request(app).get(`${V1}/${a.body.id}/results?format=ndjson`)).text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(docs.map((d) => [d.row, d.status, d.error])).toEqual([
+        [1, 'no_match', 'no owner found'],
+        [2, 'rejected', 'line is not valid JSON'],
+        [3, 'rejected', 'state: must be a USPS state code or state name'],
+      ]);
+      const csv = (await request(app).get(`${V1}/${b.body.id}/results`).set('Accept', 'text/csv')).text.split('\n');
+      expect(csv[0]!.startsWith('street_address,city,state,zip_code,first_name,phone_1,')).toBe(true);
+      expect(csv[3]!.startsWith(',Austin,,,,')).toBe(true);
+      expect(csv[3]!.endsWith(',rejected,street_address: missing; state: missing; zip_code: missing')).toBe(true);
+    });
+
+    it('a stored result of the same account is reused within the TTL, not another account’s', async () => {
+      const csv = 'street_address,city,state,zip_code\n1 Main St,Austin,TX,78701\n';
+      const first = await upload(csv, 'text/csv', 'acct-reuse');
+      await finished(first.body.id, 'acct-reuse');
+      const before = engine.traced;
+      const again = await upload(csv, 'text/csv', 'acct-reuse');
+      await finished(again.body.id, 'acct-reuse');
+      expect((await status(again.body.id, 'acct-reuse')).body).toMatchObject({ matched: 1, reused: 1 });
+      expect(engine.traced).toBe(before);
+      const other = await upload(csv, 'text/csv', 'acct-other');
+      await finished(other.body.id, 'acct-other');
+      expect((await status(other.body.id, 'acct-other')).body.reused).toBe(0);
+      expect(engine.traced).toBe(before + 1);
+    });
+
+    it('refuses bad requests: media type, map, over the row cap (413, nothing kept)', async () => {
+      expect((await upload('x', 'text/plain')).status).toBe(415);
+      expect((await upload(sampleCsv(2), 'text/csv', 'acct-1', `${V1}?map=zip_code:Nope`)).body).toMatchObject({
+        error: 1000,
+      });
+      const before = await system.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM batches`);
+      const big = await upload(sampleCsv(201), 'text/csv');
+      expect(big.status).toBe(413);
+      expect(big.body).toEqual({ error: 1004, message: 'a batch holds at most 200 rows; nothing was stored' });
+      const after = await system.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM batches`);
+      expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+      expect((await upload('[{"a":1}', 'application/json')).status).toBe(400);
+      expect((await request(app).get(`${V1}/abc`)).status).toBe(400);
+    });
+
+    it('honours Idempotency-Key: same body → same batch, other body → 409', async () => {
+      const send = (body: string) =>
+        request(app).post(V1).set('Content-Type', 'text/csv').set('Idempotency-Key', 'k-1').send(body);
+      const a = await send(sampleCsv(5));
+      const b = await send(sampleCsv(5));
+      expect(b.status).toBe(202);
+      expect(b.body.id).toBe(a.body.id);
+      const c = await send(sampleCsv(6));
+      expect(c.status).toBe(409);
+      expect(c.body.error).toBe(1005);
+    });
+
+    it('lists newest first with a cursor, and keeps accounts apart', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await upload(sampleCsv(1), 'text/csv', 'acct-list')).body.id);
+      const page1 = await request(app).get(`${V1}?limit=2`).set('X-Test-Account', 'acct-list');
+      expect(page1.body.map((b: { id: string }) => b.id)).toEqual([ids[2], ids[1]]);
+      const page2 = await request(app)
+        .get(`${V1}?limit=2&cursor=${page1.headers['x-next-cursor']}`)
+        .set('X-Test-Account', 'acct-list');
+      expect(page2.body.map((b: { id: string }) => b.id)).toEqual([ids[0]]);
+      expect(page2.headers['x-next-cursor']).toBeUndefined();
+      expect((await status(ids[0]!, 'acct-1')).status).toBe(404);
+      expect(
+        (await request(app).post(V1).set('X-Test-Scopes', 'read').set('Content-Type', 'text/csv').send('a')).status,
+      ).toBe(403);
+    });
+
+    it('partial export while running, a redelivered chunk does not double count, cancel and purge', async () => {
+      // With the worker stopped, the test drives the chunk handler itself, twice for one chunk.
+      await worker.stop();
+      const res = await upload(sampleCsv(20), 'text/csv', 'acct-manual');
+      const id = res.body.id as string;
+      const handler = createBatchChunkHandler({ db: system.db, bus: system.bus, engine, logger: silentLogger() });
+      const job = { batchId: id, accountId: 'acct-manual', fromRow: 1, toRow: 7 };
+      await handler({ topic: 'job.batch.chunk', payload: job, messageId: `batch:${id}:1`, headers: {}, attempt: 1 });
+      const once = (await status(id, 'acct-manual')).body;
+      expect(once).toMatchObject({ status: 'running', processed: 7, matched: 7 });
+      await handler({ topic: 'job.batch.chunk', payload: job, messageId: `batch:${id}:1`, headers: {}, attempt: 2 });
+      expect((await status(id, 'acct-manual')).body).toMatchObject({ processed: 7, matched: 7 });
+      const partial = await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-manual');
+      const docs = partial.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(docs).toHaveLength(20);
+      expect(docs.slice(0, 9).map((d) => d.status)).toEqual([...Array(7).fill('completed'), 'pending', 'pending']);
+      expect(docs[9].status).toBe('rejected');
+
+      const cancelled = await request(app).delete(`${V1}/${id}`).set('X-Test-Account', 'acct-manual');
+      expect(cancelled.body).toMatchObject({ status: 'cancelled', processed: 7 });
+      await handler({
+        topic: 'job.batch.chunk',
+        payload: { ...job, fromRow: 8, toRow: 14 },
+        messageId: 'x',
+        headers: {},
+        attempt: 1,
+      });
+      expect((await status(id, 'acct-manual')).body).toMatchObject({ status: 'cancelled', processed: 7 });
+      const after = await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-manual');
+      expect(JSON.parse(after.text.split('\n')[7]!)).toMatchObject({
+        row: 8,
+        status: 'failed',
+        error: 'batch cancelled',
+      });
+
+      expect((await request(app).delete(`${V1}/${id}?purge=true`).set('X-Test-Account', 'acct-manual')).status).toBe(
+        204,
+      );
+      expect((await status(id, 'acct-manual')).status).toBe(404);
+      const left = await system.db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM properties WHERE batch_id = $1) + (SELECT count(*) FROM batch_rejects WHERE batch_id = $1::bigint) AS n`,
+        [id],
+      );
+      expect(Number(left.rows[0]!.n)).toBe(0);
+    });
+  });
+}

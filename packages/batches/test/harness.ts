@@ -1,0 +1,94 @@
+/**
+ * Test wiring: the batch router behind a stand-in for the gateway's bearer middleware
+ * (X-Test-Account / X-Test-Scopes headers), and a deterministic fake TraceEngine.
+ */
+import type { Property, TraceResult } from '@skiptrace/contracts';
+import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
+import type { MessageBus } from '@skiptrace/messaging';
+import { errorHandler, routeNotFound, silentLogger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import express, { type RequestHandler } from 'express';
+import { createBatchesRouter } from '../src/index.ts';
+import type { BatchesConfig } from '../src/config.ts';
+
+export const testAuth = {
+  authenticate: ((req, _res, next) => {
+    req.log = silentLogger();
+    req.auth = {
+      accountId: req.get('x-test-account') ?? 'acct-1',
+      clientId: 'client',
+      subject: 'user',
+      scopes: (req.get('x-test-scopes') ?? 'read write').split(' '),
+    };
+    next();
+  }) as RequestHandler,
+  requireScope(scope: 'read' | 'write'): RequestHandler {
+    return (req, res, next) => {
+      if (req.auth?.scopes.includes(scope)) return next();
+      res.status(403).json({ error: 1101, message: `needs ${scope}` });
+    };
+  },
+};
+
+export function buildApp(db: Database, bus: MessageBus, config: Partial<BatchesConfig> = {}) {
+  const app = express();
+  const api = express.Router();
+  api.use(testAuth.authenticate);
+  api.use('/', createBatchesRouter({ db, bus, auth: testAuth, config }));
+  api.use(routeNotFound());
+  app.use('/api/v1', api);
+  app.use('/api/v1', errorHandler());
+  return app;
+}
+
+/** Street "… NOMATCH …" → no_match; otherwise one owner with two phones derived from the address. */
+export function fakeOutcome(p: Property): TraceOutcome {
+  if (/nomatch/i.test(p.street_address)) return { status: 'no_match', results: [], error: 'no owner found' };
+  const n = [...p.street_address].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 10_000_000, 7);
+  const digits = String(2_000_000 + (n % 7_000_000)).padStart(7, '0');
+  const result: TraceResult = {
+    first_name: p.first_name ?? 'Pat',
+    last_name: p.last_name ?? 'Owner',
+    confidence: 0.9,
+    reasons: ['address'],
+    phones: [
+      { number: `+1512${digits}`, type: 'mobile', dnc: false, litigator: false },
+      { number: `+1737${digits}`, type: 'landline', dnc: true, litigator: false },
+    ],
+    emails: [],
+  };
+  return { status: 'completed', results: [result] };
+}
+
+export interface FakeEngine extends TraceEngine {
+  /** Properties traced so far (every call of trace/traceMany). */
+  traced: number;
+  calls: number;
+}
+
+export function fakeEngine(options: { delayMs?: number } = {}): FakeEngine {
+  const engine: FakeEngine = {
+    traced: 0,
+    calls: 0,
+    async trace(p) {
+      return (await engine.traceMany([p]))[0]!;
+    },
+    async traceMany(properties) {
+      engine.calls++;
+      engine.traced += properties.length;
+      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      return properties.map(fakeOutcome);
+    },
+  };
+  return engine;
+}
+
+/** CSV text of n rows with vendor-style headers; every 10th row has a bad zip. */
+export function sampleCsv(n: number, startRow = 1): string {
+  let out = 'Property Address,City,State,Zip,Owner First Name,Owner Last Name\n';
+  for (let i = startRow; i < startRow + n; i++) {
+    const zip = i % 10 === 0 ? 'bad' : String(78700 + (i % 99)).padStart(5, '0');
+    out += `${i} Main St,Austin,TX,${zip},Ann,Lee${i}\n`;
+  }
+  return out;
+}

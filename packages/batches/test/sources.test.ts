@@ -1,0 +1,115 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from '@jest/globals';
+import { parseColumnMap, resolveColumns } from '../src/columns.ts';
+import { csvLine, csvHeader } from '../src/export.ts';
+import { validateRow } from '../src/ingest.ts';
+import { sourceFor, type Format, type SourceItem } from '../src/sources.ts';
+
+async function read(format: Format, chunks: string[], maxRowBytes = 1000) {
+  const source = sourceFor(format, Readable.from(chunks.map((c) => Buffer.from(c))), maxRowBytes);
+  const items: SourceItem[] = [];
+  for await (const item of source.items) items.push(item);
+  return { columns: source.columns, items };
+}
+
+/** Splits text into pieces of n characters, to cross every token boundary. */
+const pieces = (text: string, n: number) =>
+  Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, i * n + n));
+
+describe('JSON array source', () => {
+  const body =
+    ' [ {"street_address":"1 A St, \\"x\\" ]}","zip_code":78701}, {"city":"Austin","nested":{"a":[1]}} ,7 ,"s"] ';
+  it.each([1, 2, 3, 7, 1000])('yields every element when the body arrives in %i-character pieces', async (n) => {
+    const { columns, items } = await read('json', pieces(body, n));
+    expect(columns).toEqual(['street_address', 'zip_code', 'city', 'nested']);
+    expect(items).toEqual([
+      { cells: ['1 A St, "x" ]}', 78701] },
+      { cells: [undefined, undefined, 'Austin', { a: [1] }] },
+      { invalid: 'row must be a JSON object', text: '7' },
+      { invalid: 'row must be a JSON object', text: '"s"' },
+    ]);
+  });
+  it('accepts an empty array and refuses what is not one', async () => {
+    expect((await read('json', ['[ ]'])).items).toEqual([]);
+    await expect(read('json', ['{"a":1}'])).rejects.toMatchObject({ kind: 'invalid_json' });
+    await expect(read('json', ['[{"a":1},]'])).rejects.toMatchObject({ kind: 'invalid_json' });
+    await expect(read('json', ['[{"a":1}'])).rejects.toMatchObject({ kind: 'invalid_json' });
+    await expect(read('json', ['[{"a":1}] x'])).rejects.toMatchObject({ kind: 'invalid_json' });
+  });
+  it('refuses an element longer than the row limit with 413', async () => {
+    await expect(read('json', ['[{"a":"', 'x'.repeat(600), 'y'.repeat(600), '"}]'])).rejects.toMatchObject({
+      kind: 'payload_too_large',
+    });
+  });
+});
+
+describe('NDJSON source', () => {
+  it('splits lines across chunks and rejects bad lines without stopping', async () => {
+    const { columns, items } = await read('ndjson', pieces('{"a":1,"b":"x"}\r\n\nnot json\n[1]\n{"b":"y"}', 4));
+    expect(columns).toEqual(['a', 'b']);
+    expect(items).toEqual([
+      { cells: [1, 'x'] },
+      { invalid: 'line is not valid JSON', text: 'not json' },
+      { invalid: 'row must be a JSON object', text: '[1]' },
+      { cells: [undefined, 'y'] },
+    ]);
+  });
+});
+
+describe('CSV source', () => {
+  it('reads the header, quoted fields and a BOM', async () => {
+    const { columns, items } = await read('csv', pieces('\ufeffAddress,City\n"1 Main St, Apt 2",Austin\n\nx\n', 5));
+    expect(columns).toEqual(['Address', 'City']);
+    expect(items).toEqual([{ cells: ['1 Main St, Apt 2', 'Austin'] }, { cells: ['x'] }]);
+  });
+  it('refuses malformed CSV with 400', async () => {
+    await expect(read('csv', ['a,b\n"unclosed,1\n'])).rejects.toMatchObject({ kind: 'validation_failed' });
+  });
+});
+
+describe('column mapping and row validation', () => {
+  it('maps vendor aliases, and ?map= overrides them', () => {
+    const columns = ['Property Address', 'City', 'ST', 'Zip', 'Mail Zip', 'FirstName'];
+    expect(resolveColumns(columns, {})).toEqual({
+      street_address: 0,
+      city: 1,
+      state: 2,
+      zip_code: 3,
+      first_name: 5,
+      last_name: -1,
+    });
+    expect(resolveColumns(columns, parseColumnMap('zip_code:Mail Zip')).zip_code).toBe(4);
+    expect(() => parseColumnMap('owner:X')).toThrow(/field:column/);
+  });
+  it('names every bad field in the reason', () => {
+    const resolution = resolveColumns(['street_address', 'city', 'state', 'zip_code'], {});
+    expect(validateRow(['1 Main', 'Austin', 'tx', '78701'], resolution)).toEqual({
+      property: { street_address: '1 Main', city: 'Austin', state: 'tx', zip_code: '78701' },
+    });
+    expect(validateRow(['', 'Austin', 'ZZ', '7870'], resolution)).toEqual({
+      reason:
+        'street_address: missing; state: must be a USPS state code or state name; zip_code: must be a ZIP5 or ZIP+4 code',
+    });
+  });
+});
+
+describe('CSV export lines', () => {
+  it('keeps the input columns, then five phone groups, confidence, status and error', () => {
+    const header = csvHeader(['Address', 'Zip']).trim().split(',');
+    expect(header.slice(0, 6)).toEqual([
+      'Address',
+      'Zip',
+      'phone_1',
+      'phone_1_type',
+      'phone_1_dnc',
+      'phone_1_litigator',
+    ]);
+    expect(header.slice(-4)).toEqual(['phone_5_litigator', 'confidence', 'status', 'error']);
+    expect(header).toHaveLength(2 + 20 + 3);
+    const line = csvLine(
+      { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
+      2,
+    );
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(20)},rejected,"zip_code: bad, really"\n`);
+  });
+});
