@@ -37,8 +37,11 @@ export interface PostgresDatabaseOptions {
   logger?: StorageLogger;
 }
 
-function wrapResult<T>(result: pg.QueryResult): QueryResult<T> {
-  return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+function wrapResult<T>(result: pg.QueryResult | pg.QueryResult[]): QueryResult<T> {
+  // Several statements without parameters give one result each; keep the last, as psql shows.
+  const last = Array.isArray(result) ? result.at(-1) : result;
+  if (!last) return { rows: [], rowCount: 0 };
+  return { rows: last.rows as T[], rowCount: last.rowCount ?? last.rows.length };
 }
 
 export function createPostgresDatabase(options: PostgresDatabaseOptions): Database {
@@ -87,7 +90,8 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       return withClient(async (client) => {
         const tx: Sql = {
-          query: async <R>(text: string, params?: unknown[]) => wrapResult<R>(await client.query(text, params)),
+          query: <R>(text: string, params?: unknown[]) =>
+            mapErrors(async () => wrapResult<R>(await client.query(text, params))),
         };
         await client.query('BEGIN');
         try {

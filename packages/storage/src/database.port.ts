@@ -11,6 +11,9 @@
  * - json / jsonb → parsed value. As parameters pass objects (serialized as JSON); a JS
  *   array parameter becomes a PostgreSQL array in node-postgres, so JSON.stringify
  *   arrays bound for jsonb.
+ *
+ * query() takes one statement: PGlite rejects several in one call (node-postgres runs them
+ * when there are no parameters). Migration files may hold any number of statements.
  */
 export interface QueryResult<T> {
   rows: T[];

@@ -2,10 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { createPgliteDatabase } from '../src/database-pglite.ts';
 import { createDatabase } from '../src/index.ts';
 import { describeDatabaseContract } from './database.contract.ts';
+
+// Starting a PGlite instance takes 1–3 s of WASM start-up (more on a busy machine), and
+// the migration tests start one per test.
+jest.setTimeout(30_000);
 
 describeDatabaseContract({
   kind: 'pglite',
