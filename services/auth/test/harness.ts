@@ -41,6 +41,12 @@ export async function startAuth(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = authConfig({ issuer: url, adminToken: ADMIN_TOKEN, ...overrides });
   const service = await createAuthService({ db, kv, config, logger: silentLogger() });
+  // No keep-alive: a test that restarts the service on the same port must not reuse a
+  // pooled socket of the old server.
+  app.use((_req, res, next) => {
+    res.set('Connection', 'close');
+    next();
+  });
   app.get('/callback', (req, res) => {
     callbacks.push(new URL(req.originalUrl, url));
     res.type('text').send('callback received');

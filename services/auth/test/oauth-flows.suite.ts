@@ -1,0 +1,153 @@
+/**
+ * The OAuth flows, written once and run against each storage combination: embedded
+ * (PGlite, artefacts in the database) and production (PostgreSQL + Redis).
+ * openid-client is the independent client; login and consent happen in headless Chromium.
+ */
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import * as client from 'openid-client';
+import { decodeJwt } from 'jose';
+import type { Browser } from 'playwright-core';
+import type { Database } from '@skiptrace/storage';
+import type { KeyValueStore } from '@skiptrace/kv';
+import { createBearerAuth } from '@skiptrace/bearer';
+import { authorizeInBrowser, launchBrowser } from './browser.ts';
+import { startAuth, type RunningAuth } from './harness.ts';
+
+export interface Backend {
+  db: Database;
+  kv: KeyValueStore;
+  cleanup(): Promise<void>;
+}
+
+export function describeOAuthFlows(name: string, backend: () => Promise<Backend>): void {
+  describe(`OAuth flows on ${name}`, () => {
+    let env: Backend;
+    let auth: RunningAuth;
+    let browser: Browser;
+    let config: client.Configuration;
+    let clientId: string;
+    let clientSecret: string;
+    const user = { email: 'owner@example.com', password: 'correct horse battery' };
+    let userId: string;
+    let accountId: string;
+
+    const discover = () =>
+      client.discovery(new URL(auth.url), clientId, clientSecret, client.ClientSecretPost(clientSecret), {
+        execute: [client.allowInsecureRequests],
+      });
+
+    /** Runs the browser part and the code exchange; returns the token response. */
+    async function codeFlow(scope = 'read write') {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: `${auth.url}/callback`,
+        scope,
+        state,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      const callback = await authorizeInBrowser(browser, url, user);
+      return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    }
+
+    beforeAll(async () => {
+      env = await backend();
+      await env.db.migrate();
+      browser = await launchBrowser();
+      auth = await startAuth(env.db, env.kv);
+      const created = await auth.service.accounts.createUser(user);
+      userId = created.id;
+      accountId = created.accountId;
+      const registered = await auth.service.accounts.createClient({
+        name: 'Lead CRM',
+        accountId,
+        grantTypes: ['authorization_code', 'refresh_token'],
+        redirectUris: [`${auth.url}/callback`],
+        scopes: 'read write',
+      });
+      clientId = registered.client.clientId;
+      clientSecret = registered.clientSecret!;
+      config = await discover();
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await auth?.close();
+      await env?.cleanup();
+    });
+
+    it('authorization_code with PKCE: sign-in and consent in a browser, JWT + refresh token', async () => {
+      const tokens = await codeFlow();
+      expect(tokens.token_type).toBe('bearer');
+      expect(tokens.expires_in).toBe(3600);
+      expect(typeof tokens.refresh_token).toBe('string');
+      expect(decodeJwt(tokens.access_token)).toMatchObject({
+        sub: userId,
+        account_id: accountId,
+        client_id: clientId,
+        scope: 'read write',
+        aud: 'urn:skiptrace:api',
+      });
+      const bearer = createBearerAuth({
+        issuer: auth.url,
+        audience: 'urn:skiptrace:api',
+        jwks: () => auth.service.jwks(),
+      });
+      await expect(bearer.verify(tokens.access_token)).resolves.toMatchObject({ accountId, subject: userId });
+    });
+
+    it('refresh rotates the token; reusing a rotated one is invalid_grant and revokes the grant', async () => {
+      const first = await codeFlow('read');
+      const second = await client.refreshTokenGrant(config, first.refresh_token!);
+      expect(second.expires_in).toBe(3600);
+      expect(second.refresh_token).toBeDefined();
+      expect(second.refresh_token).not.toBe(first.refresh_token);
+      expect(decodeJwt(second.access_token)).toMatchObject({ scope: 'read', sub: userId });
+      await expect(client.refreshTokenGrant(config, first.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+      // Reuse detection revoked the whole grant: the newest refresh token is dead too.
+      await expect(client.refreshTokenGrant(config, second.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+    });
+
+    it('introspection and revocation of a refresh token', async () => {
+      const tokens = await codeFlow('read');
+      const active = await client.tokenIntrospection(config, tokens.refresh_token!);
+      expect(active).toMatchObject({ active: true, client_id: clientId, sub: userId, scope: 'read' });
+      await client.tokenRevocation(config, tokens.refresh_token!);
+      expect(await client.tokenIntrospection(config, tokens.refresh_token!)).toEqual({ active: false });
+      await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+    });
+
+    it('"Deny" ends in access_denied at the client, with the state', async () => {
+      const state = client.randomState();
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: `${auth.url}/callback`,
+        scope: 'read',
+        state,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      const callback = await authorizeInBrowser(browser, url, user, 'Deny');
+      expect(callback.searchParams.get('error')).toBe('access_denied');
+      expect(callback.searchParams.get('state')).toBe(state);
+      expect(callback.searchParams.get('code')).toBeNull();
+    });
+
+    it('state survives a restart of the auth service: an earlier refresh token still works', async () => {
+      const tokens = await codeFlow('read');
+      const port = Number(new URL(auth.url).port);
+      await auth.close();
+      auth = await startAuth(env.db, env.kv, {}, port);
+      config = await discover();
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(decodeJwt(refreshed.access_token)).toMatchObject({ sub: userId, account_id: accountId });
+    });
+  });
+}
