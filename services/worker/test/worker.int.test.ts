@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { PropertyResponse } from '@skiptrace/contracts';
+import { importContacts } from '@skiptrace/contacts';
+import { createContactTraceEngine, createRecoverySweep, getPropertyById, insertProperty } from '@skiptrace/core';
+import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { createRabbitBus, type MessageBus } from '@skiptrace/messaging';
+import { silentLogger } from '@skiptrace/runtime';
+import { createPostgresDatabase, type Database } from '@skiptrace/storage';
+import {
+  createTestDatabaseUrl,
+  createTestVhost,
+  startRabbit,
+  stopRabbit,
+  waitUntil,
+  type TestDatabase,
+  type TestVhost,
+} from '@skiptrace/testing';
+import { createWorkerService } from '../src/worker.service.ts';
+
+// The worker against real PostgreSQL and RabbitMQ: redelivery, poison messages,
+// competing workers, the outbox recovery sweep and a broker restart.
+const logger = silentLogger();
+const seed = 7;
+const contacts = [...generateContacts({ rows: 200, seed })];
+let testDb: TestDatabase;
+let vhost: TestVhost;
+let db: Database;
+let bus: MessageBus;
+const workers: ReturnType<typeof createWorkerService>[] = [];
+
+function startWorker(b: MessageBus) {
+  const w = createWorkerService({
+    db,
+    bus: b,
+    engine: createContactTraceEngine(db),
+    logger,
+    config: { prefetch: 16, maxAttempts: 3 },
+  });
+  workers.push(w);
+  return w.start().then(() => w);
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabaseUrl('worker_int');
+  vhost = await createTestVhost('worker');
+  db = createPostgresDatabase({ url: testDb.url });
+  await db.migrate();
+  async function* ndjson() {
+    for (const row of contacts) yield `${JSON.stringify(row)}\n`;
+  }
+  await importContacts(db, ndjson(), { format: 'ndjson', source: 'test' });
+  bus = await createRabbitBus({ url: vhost.url });
+  await startWorker(bus);
+}, 60_000);
+
+afterAll(async () => {
+  for (const w of workers) await w.stop();
+  await bus?.close();
+  await db?.close();
+  await vhost?.drop();
+  await testDb?.drop();
+});
+
+async function submit(i: number) {
+  const property = demoQueryFor(contacts[i]!);
+  const row = await insertProperty(db, 'acct-1', property);
+  const job = { propertyId: Number(row.id), accountId: 'acct-1', property, requestedAt: new Date().toISOString() };
+  return { row, job };
+}
+
+const statusOf = async (id: string) => (await getPropertyById(db, id))?.status;
+
+describe('worker over RabbitMQ and PostgreSQL', () => {
+  it('replies with the traced result and stores it', async () => {
+    const { row, job } = await submit(0);
+    const reply = (await bus.request('job.skiptrace', job, { timeoutMs: 10_000 })) as PropertyResponse;
+    expect(reply).toMatchObject({ id: Number(row.id), status: 'completed' });
+    expect(reply.results[0]!.phones.length).toBeGreaterThan(0);
+    expect(await statusOf(row.id)).toBe('completed');
+  });
+
+  it('treats a redelivered job as harmless: the stored result does not change', async () => {
+    const { row, job } = await submit(1);
+    const first = (await bus.request('job.skiptrace', job, { timeoutMs: 10_000 })) as PropertyResponse;
+    const again = (await bus.request('job.skiptrace', job, { timeoutMs: 10_000 })) as PropertyResponse;
+    expect(again.completed_at).toBe(first.completed_at);
+    expect(again.results).toEqual(first.results);
+    expect(await statusOf(row.id)).toBe('completed');
+  });
+
+  it('dead-letters a poison message with its reason instead of looping', async () => {
+    await bus.publish('job.skiptrace', { propertyId: 'not-a-number' });
+    const dead = await waitUntil(
+      async () => {
+        const letters = await bus.takeDeadLetters('skiptrace.jobs', 10);
+        return letters.length ? letters : undefined;
+      },
+      { timeoutMs: 20_000, message: 'poison message in skiptrace.jobs.dlq' },
+    );
+    expect(dead[0]!.reason).toMatch(/propertyId/);
+  });
+
+  it('lets two workers share the queue and finish every job', async () => {
+    const second = await createRabbitBus({ url: vhost.url });
+    await startWorker(second);
+    const jobs = await Promise.all(Array.from({ length: 40 }, (_, i) => submit(10 + i)));
+    await Promise.all(
+      jobs.map(({ job }) => bus.publish('job.skiptrace', job, { messageId: `trace-${job.propertyId}` })),
+    );
+    await waitUntil(
+      async () => {
+        const { rows } = await db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM properties WHERE id = ANY($1::bigint[]) AND status <> 'pending'`,
+          [jobs.map(({ row }) => row.id)],
+        );
+        return Number(rows[0]!.n) === jobs.length;
+      },
+      { timeoutMs: 20_000, message: 'all 40 jobs traced' },
+    );
+    await workers.pop()!.stop();
+    await second.close();
+  });
+
+  it('republishes a property stored but never published (outbox recovery sweep)', async () => {
+    const { row } = await submit(60);
+    await db.query(`UPDATE properties SET created_at = now() - interval '5 minutes' WHERE id = $1`, [row.id]);
+    const sweep = createRecoverySweep(db, bus, logger, { intervalMs: 60_000, staleAfterMs: 60_000, batchSize: 10 });
+    expect(await sweep.sweepOnce()).toBe(1);
+    await waitUntil(async () => (await statusOf(row.id)) === 'completed', { message: 'swept row traced' });
+    expect(await sweep.sweepOnce()).toBe(0);
+  });
+
+  it('resumes consuming after a broker restart', async () => {
+    try {
+      await stopRabbit();
+    } finally {
+      await startRabbit();
+    }
+    const { row, job } = await submit(70);
+    await waitUntil(() => bus.isReady(), { timeoutMs: 30_000, message: 'bus reconnected' });
+    await bus.publish('job.skiptrace', job, { messageId: `trace-${job.propertyId}` });
+    await waitUntil(async () => (await statusOf(row.id)) === 'completed', {
+      timeoutMs: 30_000,
+      message: 'job traced after restart',
+    });
+  }, 90_000);
+});
