@@ -2,12 +2,15 @@
  * Redis going away and coming back, simulated with a TCP proxy in front of the shared
  * server (the server itself keeps running, so nobody else's keys are lost).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createTcpProxy, deleteByPrefix, randomPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import type { TcpProxy } from '@skiptrace/testing';
 import { KeyValueUnavailableError } from '../src/index.ts';
 import { createRedisKeyValue } from '../src/kv-redis.ts';
 import type { KeyValueStore } from '../src/kv.port.ts';
+
+// Waits for ioredis to reconnect after the outage.
+jest.setTimeout(30_000);
 
 const { redisUrl } = testUrls();
 const prefix = randomPrefix('kv-outage');

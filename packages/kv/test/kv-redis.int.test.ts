@@ -1,9 +1,12 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { deleteByPrefix, randomPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import { Redis } from 'ioredis';
 import { createKeyValue } from '../src/index.ts';
 import { createRedisKeyValue } from '../src/kv-redis.ts';
 import { describeKvContract } from './kv.contract.ts';
+
+// Expiry tests wait in real time on Redis.
+jest.setTimeout(30_000);
 
 const { redisUrl } = testUrls();
 const prefix = randomPrefix('kv');

@@ -1,9 +1,12 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { createPostgresDatabase } from '../src/database-postgres.ts';
 import { DatabaseUnavailableError } from '../src/database.port.ts';
 import { createDatabase } from '../src/index.ts';
 import { describeDatabaseContract } from './database.contract.ts';
+
+// CREATE DATABASE per migration test and a 50,000-row COPY; slow on a busy machine.
+jest.setTimeout(30_000);
 
 describeDatabaseContract({
   kind: 'postgres',

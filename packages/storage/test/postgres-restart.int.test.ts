@@ -4,12 +4,15 @@
  * the same server will see connection errors. Checks that the adapter fails fast while
  * the server is down and recovers without being recreated.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createTestDatabaseUrl, startPostgres, stopPostgres, waitUntil } from '@skiptrace/testing';
 import type { TestDatabase } from '@skiptrace/testing';
 import { createPostgresDatabase } from '../src/database-postgres.ts';
 import { DatabaseUnavailableError } from '../src/database.port.ts';
 import type { Database } from '../src/database.port.ts';
+
+// Stopping and starting PostgreSQL takes several seconds.
+jest.setTimeout(90_000);
 
 describe('PostgreSQL adapter across a server restart (stops the shared server)', () => {
   let database: TestDatabase;

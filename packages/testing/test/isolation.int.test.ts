@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -6,6 +6,9 @@ import { createTestDatabaseUrl } from '../src/postgres.ts';
 import { createTestVhost } from '../src/rabbitmq.ts';
 import { deleteByPrefix, randomPrefix } from '../src/redis.ts';
 import { testUrls } from '../src/services.ts';
+
+// rabbitmqctl takes about a second per call and this file makes six.
+jest.setTimeout(30_000);
 
 const urls = testUrls();
 

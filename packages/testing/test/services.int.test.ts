@@ -1,8 +1,11 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { ensureServices } from '../scripts/ensure-services.ts';
 import { postgresReady, rabbitReady, redisReady } from '../src/probes.ts';
 import { testUrls } from '../src/services.ts';
 import { createTcpProxy } from '../src/tcp-proxy.ts';
+
+// ensureServices runs a start command and waits for it.
+jest.setTimeout(30_000);
 
 const urls = testUrls();
 
