@@ -72,7 +72,7 @@ WITH changed AS (
   UPDATE properties p
      SET status = u.status, results = u.results, error = u.error, completed_at = now()
     FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, status text, results jsonb, error text, reused boolean)
-   WHERE p.id = u.id AND p.batch_id = $1 AND p.status = 'pending'
+   WHERE p.batch_id = $1 AND p.row_number BETWEEN $4 AND $5 AND p.id = u.id AND p.status = 'pending'
   RETURNING p.status, u.reused
 ), counts AS (
   SELECT count(*)::int AS n,
@@ -184,7 +184,8 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
       });
     }
     const next = await db.transaction(async (tx) => {
-      if (outcomes.length > 0) await tx.query(STORE_OUTCOMES, [job.batchId, JSON.stringify(outcomes), job.batchId]);
+      if (outcomes.length > 0)
+        await tx.query(STORE_OUTCOMES, [job.batchId, JSON.stringify(outcomes), job.batchId, job.fromRow, job.toRow]);
       const { rowCount } = await tx.query(
         `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
         [job.batchId, job.fromRow],

@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { accountsCommand } from './accounts.ts';
+import { batchCommand } from './batch.ts';
 import { clientsCommand } from './clients.ts';
 import { demoDataCommand } from './demo-data.ts';
 import { importSuppressionCommand } from './import-suppression.ts';
@@ -14,4 +15,5 @@ export const commands: Command[] = [
   importCommand,
   importSuppressionCommand,
   demoDataCommand,
+  batchCommand,
 ];

@@ -1,0 +1,10 @@
+/**
+ * What test/bench/batch.bench.ts needs, re-exported from here so that it resolves
+ * through this package's dependencies (the root test package does not depend on it).
+ */
+export { createRabbitBus } from '@skiptrace/messaging';
+export { silentLogger } from '@skiptrace/runtime';
+export { createPostgresDatabase } from '@skiptrace/storage';
+export { createTestDatabaseUrl, createTestVhost } from '@skiptrace/testing';
+export { startBatchWorker } from '../src/index.ts';
+export { buildApp, fakeEngine } from './harness.ts';
