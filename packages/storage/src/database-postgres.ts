@@ -58,19 +58,22 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
   let closing: Promise<void> | undefined;
 
   /**
-   * Checks out a client for fn. A client that broke meanwhile, or whose failure leaves it
-   * in doubt (discardOnError), is destroyed instead of going back to the pool.
+   * Checks out a client for fn. A client that broke meanwhile, whose failure leaves it in
+   * doubt (discardOnError) or that fn discards, is destroyed instead of going back to the pool.
    */
-  async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>, discardOnError = false): Promise<T> {
+  async function withClient<T>(
+    fn: (client: pg.PoolClient, discard: (reason: unknown) => void) => Promise<T>,
+    discardOnError = false,
+  ): Promise<T> {
     return mapErrors(async () => {
       const client = await pool.connect();
       let broken: Error | undefined;
-      const onError = (error: Error): void => {
-        broken = error;
+      const onError = (error: unknown): void => {
+        broken ??= error instanceof Error ? error : new Error(String(error));
       };
       client.on('error', onError);
       try {
-        return await fn(client);
+        return await fn(client, onError);
       } catch (error) {
         if (discardOnError || isUnavailable(error)) broken ??= error as Error;
         throw error;
@@ -88,7 +91,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
     },
 
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-      return withClient(async (client) => {
+      return withClient(async (client, discard) => {
         const tx: Sql = {
           query: <R>(text: string, params?: unknown[]) =>
             mapErrors(async () => wrapResult<R>(await client.query(text, params))),
@@ -99,8 +102,8 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
           await client.query('COMMIT');
           return result;
         } catch (error) {
-          // A failed ROLLBACK means the connection is gone; withClient then destroys it.
-          await client.query('ROLLBACK').catch(() => undefined);
+          // A client whose ROLLBACK failed is in an unknown state: never reuse it.
+          await client.query('ROLLBACK').catch(discard);
           throw error;
         }
       });
@@ -116,7 +119,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
     },
 
     migrate() {
-      return withClient(async (client) => {
+      return withClient(async (client, discard) => {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         try {
           await client.query(CREATE_MIGRATIONS_TABLE);
@@ -132,7 +135,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
               await client.query(RECORD_MIGRATION, [file.name]);
               await client.query('COMMIT');
             } catch (error) {
-              await client.query('ROLLBACK').catch(() => undefined);
+              await client.query('ROLLBACK').catch(discard);
               if (isUnavailable(error)) throw error;
               throw new Error(`migration ${file.name} failed: ${(error as Error).message}`, { cause: error });
             }
@@ -140,7 +143,8 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
           }
           return pending.map((file) => file.name);
         } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+          // If unlocking fails, ending the session (discarding the client) releases the lock.
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(discard);
         }
       });
     },
