@@ -22,7 +22,7 @@ export const standaloneEnvSchema = z
     PUBLIC_URL: z.url().optional(),
     /** How long POST /property/skiptrace waits for the worker, ms; default 10000. */
     SYNC_DEADLINE_MS: int(1).max(120_000).default(10_000),
-    /** Demo contacts generated on first start; 0 disables the demo data; default 5000. */
+    /** Demo contacts generated on first start (the demo account is always created); default 5000. */
     SKIPTRACE_DEMO_ROWS: int(0).default(5000),
     /** Lets webhooks reach private and loopback addresses; default true in this mode (demos). */
     SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('true'),

@@ -15,7 +15,7 @@ const DEMO_SEED = 42;
 export async function loadDemoData(deps: { db: Database; auth: AuthService; env: StandaloneEnv; logger: Logger }) {
   const { db, auth, env, logger } = deps;
   const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM contacts WHERE source = 'demo'`);
-  if (Number(rows[0]?.n ?? 0) === 0) {
+  if (env.SKIPTRACE_DEMO_ROWS > 0 && Number(rows[0]?.n ?? 0) === 0) {
     async function* ndjson() {
       for (const row of generateContacts({ rows: env.SKIPTRACE_DEMO_ROWS, seed: DEMO_SEED })) {
         yield `${JSON.stringify(row)}\n`;

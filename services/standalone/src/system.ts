@@ -108,7 +108,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     app,
     logger: log,
     async start() {
-      if (env.SKIPTRACE_DEMO_ROWS > 0) await loadDemoData({ db, auth, env, logger: log });
+      await loadDemoData({ db, auth, env, logger: log });
       await worker.start();
       await dispatcher.start();
       sweep.start();

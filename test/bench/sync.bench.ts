@@ -1,0 +1,134 @@
+// Benchmark: synchronous POST /api/v1/property/skiptrace through the whole path
+// (JWT check, gateway, RabbitMQ, worker, PostgreSQL) against imported contacts.
+//   node test/bench/sync.bench.ts [--contacts 1000000] [--seconds 15] [--connections 50]
+// Needs the local PostgreSQL, RabbitMQ and Redis (URLs from DATABASE_URL, AMQP_URL,
+// REDIS_URL). Creates and drops its own database and vhost. Prints a JSON summary.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { importContacts } from '@skiptrace/contacts';
+import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { createPostgresDatabase } from '@skiptrace/storage';
+import { createTestDatabaseUrl, createTestVhost, testUrls, waitUntil } from '@skiptrace/testing';
+
+const { values } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '1000000' },
+    seconds: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '50' },
+    port: { type: 'string', default: '18080' },
+  },
+});
+const contacts = Number(values.contacts);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const port = Number(values.port);
+const SEED = 99;
+
+const testDb = await createTestDatabaseUrl('bench_sync');
+const vhost = await createTestVhost('bench');
+const dataDir = await mkdtemp(join(tmpdir(), 'bench-sync-'));
+const children: ReturnType<typeof spawn>[] = [];
+try {
+  const db = createPostgresDatabase({ url: testDb.url });
+  await db.migrate();
+  const t0 = performance.now();
+  async function* ndjson() {
+    for (const row of generateContacts({ rows: contacts, seed: SEED })) yield `${JSON.stringify(row)}\n`;
+  }
+  const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'bench' });
+  const importSeconds = (performance.now() - t0) / 1000;
+  await db.query('ANALYZE contacts');
+  await db.close();
+  console.error(`imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s`);
+
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATABASE_URL: testDb.url,
+    AMQP_URL: vhost.url,
+    REDIS_URL: testUrls().redisUrl,
+    SKIPTRACE_DATA_DIR: dataDir,
+    SKIPTRACE_DEMO_ROWS: '0',
+    LOG_LEVEL: 'warn',
+  };
+  const system = spawn(process.execPath, ['services/standalone/src/main.ts'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(system);
+  const base = `http://127.0.0.1:${port}`;
+  await waitUntil(async () => (await fetch(`${base}/readyz`)).ok, { timeoutMs: 60_000, message: 'system ready' });
+  const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+  const tokenRes = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: demo.clientId,
+      client_secret: demo.clientSecret,
+      scope: 'read write',
+    }),
+  });
+  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+
+  // Queries: noisy variants of imported rows spread over the whole file.
+  const stride = Math.max(1, Math.floor(contacts / 5000));
+  const bodies: string[] = [];
+  let i = 0;
+  for (const row of generateContacts({ rows: contacts, seed: SEED })) {
+    if (i++ % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, i)));
+  }
+  let next = 0;
+  const request = {
+    method: 'POST' as const,
+    path: '/api/v1/property/skiptrace',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    setupRequest: (req: { body?: string }) => ({ ...req, body: bodies[next++ % bodies.length] }),
+  };
+  const run = (opts: Record<string, unknown>) =>
+    autocannon({
+      url: base,
+      connections,
+      duration: seconds,
+      requests: [request],
+      ...opts,
+    }) as Promise<autocannon.Result>;
+
+  await run({ duration: 5 }); // warm-up, discarded
+  const capacity = await run({});
+  const target = Math.floor(capacity.requests.average * 0.7);
+  const fixed = await run({ overallRate: target });
+  const summary = (r: autocannon.Result) => ({
+    reqPerSec: Math.round(r.requests.average),
+    p50ms: r.latency.p50,
+    p99ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  });
+  console.log(
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        contacts: counts.imported,
+        importRowsPerSec: Math.round(counts.imported / importSeconds),
+        connections,
+        seconds,
+        capacity: summary(capacity),
+        at70pct: { rate: target, ...summary(fixed) },
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 1000));
+  await vhost.drop();
+  await testDb.drop();
+  await rm(dataDir, { recursive: true, force: true });
+}
