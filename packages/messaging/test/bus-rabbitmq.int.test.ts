@@ -2,15 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError } from '../src/bus.port.ts';
 import { createBus, createRabbitBus } from '../src/index.ts';
 import { busContract } from './bus.contract.ts';
-import { createTestVhost } from './rabbitmq-admin.ts';
+import { createTestVhost, ensureBrokerRunning, holdBrokerLock } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
 
 let vhost: TestVhost;
+let releaseBroker: () => Promise<void>;
 beforeAll(async () => {
+  releaseBroker = await holdBrokerLock('shared');
+  await ensureBrokerRunning();
   vhost = await createTestVhost('bus-contract');
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await vhost.remove();
+  await releaseBroker();
 }, 60_000);
 
 busContract('rabbitmq', () => createRabbitBus({ url: vhost.url, exchange: 'contract' }));
