@@ -17,6 +17,8 @@ const common = {
 
 /** @type {import('jest').Config} */
 export default {
+  // Per-test limit (ms). A project-level testTimeout is ignored by Jest, so it lives here.
+  testTimeout: 60_000,
   projects: [
     {
       ...common,
