@@ -31,7 +31,6 @@ export default {
       displayName: 'integration',
       testMatch: ['**/*.int.test.ts'],
       testPathIgnorePatterns: ['/node_modules/'],
-      testTimeout: 60_000,
     },
   ],
 };
