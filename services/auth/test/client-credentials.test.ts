@@ -20,7 +20,7 @@ beforeAll(async () => {
   clientId = created.client.clientId;
   clientSecret = created.clientSecret!;
   accountId = created.client.accountId;
-});
+}, 60_000);
 afterAll(async () => {
   await auth.close();
   await db.close();
