@@ -52,7 +52,7 @@ export async function createRabbitBus(options: RabbitBusOptions): Promise<Rabbit
     await connection.close();
     throw err;
   }
-  const publisher = createPublisher({ connection, window: options.confirmWindow ?? 1000, publishTimeoutMs });
+  const publisher = createPublisher({ connection, window: options.confirmWindow ?? 1000, publishTimeoutMs, logger });
   const requester = createRequester(connection, exchange, logger);
   const consumers = new Set<Consumer>();
   const consumerContext = {

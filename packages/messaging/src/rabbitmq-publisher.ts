@@ -13,6 +13,7 @@
  */
 import type { Options } from 'amqplib';
 import { BusUnavailableError } from './bus.port.ts';
+import type { BusLogger } from './bus-logger.ts';
 import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
 
 export interface Publisher {
@@ -27,6 +28,7 @@ export interface PublisherOptions {
   connection: RabbitConnection;
   window: number;
   publishTimeoutMs: number;
+  logger: BusLogger;
 }
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
@@ -34,7 +36,7 @@ type Outcome = { ok: true } | { ok: false; error: unknown };
 /** Pause before resending after a broker nack, so a refusing queue is not hammered. */
 const NACK_PAUSE_MS = 100;
 
-export function createPublisher({ connection, window, publishTimeoutMs }: PublisherOptions): Publisher {
+export function createPublisher({ connection, window, publishTimeoutMs, logger }: PublisherOptions): Publisher {
   const outstanding = new Set<Promise<void>>();
   const slotWaiters: Array<() => void> = [];
   const drains = new WeakMap<Session, Promise<void>>();
@@ -58,6 +60,7 @@ export function createPublisher({ connection, window, publishTimeoutMs }: Publis
   function waitForDrain(session: Session): Promise<void> {
     let drained = drains.get(session);
     if (!drained) {
+      logger.debug({ session: session.id }, 'channel buffer full; holding publishes until drain');
       const { channel } = session;
       drained = new Promise<void>((resolve) => {
         const done = (): void => {
