@@ -1,0 +1,68 @@
+/**
+ * One behaviour suite for the oidc-provider storage adapters (kv and database), run
+ * against every backend, so the embedded adapter cannot drift from the Redis one.
+ */
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import type { Adapter } from 'oidc-provider';
+import { waitUntil } from '@skiptrace/testing';
+
+export interface AdapterBackend {
+  adapter(name: string): Adapter;
+  cleanup(): Promise<void>;
+}
+
+export function describeAdapterContract(name: string, backend: () => Promise<AdapterBackend>): void {
+  describe(`oidc adapter contract: ${name}`, () => {
+    let b: AdapterBackend;
+    beforeAll(async () => {
+      b = await backend();
+    }, 60_000);
+    afterAll(() => b.cleanup());
+
+    it('upsert, find and destroy', async () => {
+      const sessions = b.adapter('Session');
+      await sessions.upsert('s1', { uid: 'u1', accountId: 'usr_1' }, 60);
+      expect(await sessions.find('s1')).toMatchObject({ uid: 'u1', accountId: 'usr_1' });
+      expect(await sessions.findByUid('u1')).toMatchObject({ accountId: 'usr_1' });
+      await sessions.destroy('s1');
+      expect(await sessions.find('s1')).toBeUndefined();
+      expect(await b.adapter('Session').find('missing')).toBeUndefined();
+    });
+
+    it('models do not share ids', async () => {
+      await b.adapter('Grant').upsert('same', { accountId: 'a' }, 60);
+      expect(await b.adapter('Session').find('same')).toBeUndefined();
+    });
+
+    it('consume marks the payload and keeps it', async () => {
+      const codes = b.adapter('AuthorizationCode');
+      await codes.upsert('c1', { grantId: 'g0', clientId: 'cli' }, 60);
+      expect((await codes.find('c1'))?.consumed).toBeFalsy();
+      await codes.consume('c1');
+      const consumed = await codes.find('c1');
+      expect(consumed?.consumed).toBeTruthy();
+      expect(consumed?.clientId).toBe('cli');
+    });
+
+    it('revokeByGrantId removes every token of the grant, and only those', async () => {
+      await b.adapter('RefreshToken').upsert('r1', { grantId: 'g1' }, 600);
+      await b.adapter('AccessToken').upsert('a1', { grantId: 'g1' }, 60);
+      await b.adapter('RefreshToken').upsert('r2', { grantId: 'g2' }, 600);
+      await b.adapter('RefreshToken').revokeByGrantId('g1');
+      await b.adapter('AccessToken').revokeByGrantId('g1');
+      expect(await b.adapter('RefreshToken').find('r1')).toBeUndefined();
+      expect(await b.adapter('AccessToken').find('a1')).toBeUndefined();
+      expect(await b.adapter('RefreshToken').find('r2')).toMatchObject({ grantId: 'g2' });
+    });
+
+    it('an expired payload is not found', async () => {
+      const interactions = b.adapter('Interaction');
+      await interactions.upsert('i1', { uid: 'x' }, 1);
+      expect(await interactions.find('i1')).toBeDefined();
+      await waitUntil(async () => (await interactions.find('i1')) === undefined, {
+        timeoutMs: 4_000,
+        message: 'expiry',
+      });
+    }, 6_000);
+  });
+}
