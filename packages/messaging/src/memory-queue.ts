@@ -1,5 +1,6 @@
 import type { DeadLetter, Delivery, Handler } from './bus.port.ts';
 import { errorMessage } from './bus-logger.ts';
+import { Fifo } from './fifo.ts';
 
 /** A message as the in-process bus stores it: the payload stays JSON text, as on the wire. */
 export interface StoredMessage {
@@ -36,8 +37,8 @@ export interface MemoryQueue {
  * prefetch, redelivery at the back of the queue, dead letters after maxAttempts.
  */
 export function createMemoryQueue(maxAttempts: number): MemoryQueue {
-  const ready: StoredMessage[] = [];
-  const dead: DeadLetter[] = [];
+  const ready = new Fifo<StoredMessage>();
+  const dead = new Fifo<DeadLetter>();
   const subscribers: Subscriber[] = [];
   let cursor = 0;
   let scheduled = false;
@@ -119,7 +120,7 @@ export function createMemoryQueue(maxAttempts: number): MemoryQueue {
       };
     },
     depth: () => ready.length,
-    takeDeadLetters: (limit) => dead.splice(0, limit),
+    takeDeadLetters: (limit) => dead.take(limit),
   };
 }
 

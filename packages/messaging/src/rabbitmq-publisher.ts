@@ -14,6 +14,7 @@
 import type { Options } from 'amqplib';
 import { BusUnavailableError } from './bus.port.ts';
 import type { BusLogger } from './bus-logger.ts';
+import { Fifo } from './fifo.ts';
 import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
 
 export interface Publisher {
@@ -38,7 +39,7 @@ const NACK_PAUSE_MS = 100;
 
 export function createPublisher({ connection, window, publishTimeoutMs, logger }: PublisherOptions): Publisher {
   const outstanding = new Set<Promise<void>>();
-  const slotWaiters: Array<() => void> = [];
+  const slotWaiters = new Fifo<() => void>();
   const drains = new WeakMap<Session, Promise<void>>();
   let slots = 0;
 
