@@ -5,6 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import { normalizePerson, standardizeAddress } from '@skiptrace/matching';
+import type { StandardAddress } from '@skiptrace/matching';
 import type { RawContact } from './contact-readers.ts';
 import { lineType, toE164 } from './phone-cache.ts';
 
@@ -24,12 +25,28 @@ function rowHash(parts: string): string {
   return hash('sha256', parts, 'base64url').slice(0, 22);
 }
 
+/**
+ * Vendor files list a property's owners on consecutive rows (1–4 per household), so the
+ * previous row's address is remembered: a repeat costs a string compare, not a parse.
+ */
+let lastAddressInput = '';
+let lastAddress: StandardAddress | undefined;
+
+function standardize(raw: RawContact): StandardAddress {
+  const input = `${raw.street_address}\u0000${raw.city}\u0000${raw.state}\u0000${raw.zip_code}`;
+  if (lastAddress === undefined || input !== lastAddressInput) {
+    lastAddress = standardizeAddress(raw);
+    lastAddressInput = input;
+  }
+  return lastAddress;
+}
+
 export function toContactRow(raw: RawContact, source: string): unknown[] | string {
   if (raw.street_address === '') return 'missing street_address';
   if (raw.city === '') return 'missing city';
   if (raw.state === '') return 'missing state';
   if (raw.zip_code === '') return 'missing zip_code';
-  const address = standardizeAddress(raw);
+  const address = standardize(raw);
   if (address.state === null) return `unknown state ${quoted(raw.state)}`;
   if (address.zip5 === null) return `bad zip_code ${quoted(raw.zip_code)}`;
   if (address.number === '') return `no house number in street_address ${quoted(raw.street_address)}`;

@@ -4,8 +4,8 @@
  * already stored (same file imported again, or the same row twice) is counted as a
  * duplicate instead of failing the COPY.
  *
- * Two staging tables are used in turn: while PostgreSQL moves batch N, batch N+1 is
- * already being copied and batch N+2 parsed. The tables are private to one import
+ * Two staging tables are used in turn: while PostgreSQL moves batch N into `contacts`,
+ * batch N+1 is parsed and COPYed into the other table as it is produced. The tables are private to one import
  * (random name) and dropped at the end; an import killed mid-way leaves them behind
  * (`contacts_stage_*`, safe to drop). Each batch commits on its own: an interrupted import
  * keeps what it wrote, and running it again adds only the rest.
@@ -38,9 +38,13 @@ export interface BatchWritten {
 }
 
 export interface ContactStage {
-  /** Queues a batch; resolves once it is accepted (back-pressure: at most `depth` in flight). */
-  write(rows: unknown[][]): Promise<void>;
-  /** Waits for every queued batch. */
+  /**
+   * COPYs rows into a free staging table, pulling them from the iterable as the database
+   * takes them (nothing is buffered beyond one COPY chunk), and resolves with the number
+   * staged. The move into `contacts` then runs in the background.
+   */
+  load(rows: AsyncIterable<unknown[]>): Promise<number>;
+  /** Waits for every move in progress. */
   flush(): Promise<void>;
   /** Drops the staging tables (call in finally). */
   dispose(): Promise<void>;
@@ -53,16 +57,12 @@ export async function createContactStage(
 ): Promise<ContactStage> {
   const suffix = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const tables = Array.from({ length: depth }, (_, i) => `contacts_stage_${suffix}_${i}`);
-  for (const table of tables) {
-    await db.query(
-      `CREATE UNLOGGED TABLE ${table} (${STAGE_COLUMNS.map((c) => `${c} ${c === 'phones' || c === 'emails' ? 'jsonb' : 'text'}`).join(', ')})`,
-    );
-  }
+  const columns = STAGE_COLUMNS.map((c) => `${c} ${c === 'phones' || c === 'emails' ? 'jsonb' : 'text'}`);
+  for (const table of tables) await db.query(`CREATE UNLOGGED TABLE ${table} (${columns.join(', ')})`);
   const slots: Promise<void>[] = tables.map(() => Promise.resolve());
   let next = 0;
 
-  async function move(table: string, rows: unknown[][]): Promise<void> {
-    const staged = await db.copyRows(table, [...STAGE_COLUMNS], rows);
+  async function move(table: string, staged: number): Promise<void> {
     const result = await db.query(
       `INSERT INTO contacts (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM ${table} ON CONFLICT (row_hash) DO NOTHING`,
     );
@@ -71,14 +71,19 @@ export async function createContactStage(
   }
 
   return {
-    async write(rows) {
+    async load(rows) {
       const slot = next;
       next = (next + 1) % depth;
       await slots[slot];
-      const moving = move(tables[slot]!, rows);
-      // Awaited later (next write to this slot, or flush); until then keep it from being "unhandled".
-      moving.catch(() => undefined);
-      slots[slot] = moving;
+      const table = tables[slot]!;
+      const staged = await db.copyRows(table, [...STAGE_COLUMNS], rows);
+      if (staged > 0) {
+        const moving = move(table, staged);
+        // Awaited by the next load into this slot, or by flush; until then not "unhandled".
+        moving.catch(() => undefined);
+        slots[slot] = moving;
+      }
+      return staged;
     },
     async flush() {
       await Promise.all(slots);

@@ -96,11 +96,14 @@ export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator
   const drain = (text: string, final: boolean): CsvRecord[] => {
     const out: CsvRecord[] = [];
     let pos = 0;
+    // Next quote at or after pos (-1: none left); searched again only once passed, so a
+    // quote-free chunk is scanned once rather than once per line.
+    let quote = text.indexOf('"');
     while (pos < text.length) {
       const nl = text.indexOf('\n', pos);
       if (nl === -1 && !final) break;
       const lineEnd = nl === -1 ? text.length : nl;
-      const quote = text.indexOf('"', pos);
+      if (quote !== -1 && quote < pos) quote = text.indexOf('"', pos);
       if (quote === -1 || quote > lineEnd) {
         const end = lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
         if (end > pos) out.push({ line, fields: text.slice(pos, end).split(',') });

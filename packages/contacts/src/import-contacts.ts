@@ -1,15 +1,15 @@
 /**
- * Streams a contact file into the contact store: read → normalise → COPY in batches.
- * Memory stays flat whatever the file size: one input chunk, the batch being parsed and
- * at most two batches in flight to the database. Bad rows go to `rejects` as
+ * Streams a contact file into the contact store: read → normalise → COPY, in batches.
+ * Rows are normalised as COPY pulls them, so memory stays flat whatever the file size
+ * (one input chunk of rows and one COPY chunk at a time). Bad rows go to `rejects` as
  * `line,reason` CSV and the import carries on.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Database } from '@skiptrace/storage';
 import { csvContacts, ndjsonContacts } from './contact-readers.ts';
-import { toContactRow } from './contact-row.ts';
 import { createContactStage } from './contact-stage.ts';
+import { rowSource } from './row-source.ts';
 import { textChunks } from './text-chunks.ts';
 import type { ImportSource } from './text-chunks.ts';
 
@@ -65,41 +65,33 @@ export async function importContacts(
   options: ImportContactsOptions,
 ): Promise<ImportCounts> {
   const { format, map, rejects, onProgress, batchSize = DEFAULT_BATCH_SIZE } = options;
-  const label = options.source ?? '';
   const counts: ImportCounts = { read: 0, imported: 0, duplicates: 0, rejected: 0 };
   const records = (format === 'csv' ? csvContacts : ndjsonContacts)(textChunks(source), map);
   // Pull the header before creating the staging tables, so a file with unusable columns
   // fails before touching the database.
   const first = await records.next();
+  await writeOut(rejects, 'line,reason\n');
+  const rows = rowSource(
+    resume(first, records),
+    options.source ?? '',
+    (read) => (counts.read += read),
+    (rejected) => {
+      counts.rejected += rejected.length;
+      let text = '';
+      for (const { line, reason } of rejected) text += `${line},${csvField(reason)}\n`;
+      return writeOut(rejects, text);
+    },
+  );
   const stage = await createContactStage(db, ({ staged, inserted }) => {
     counts.imported += inserted;
     counts.duplicates += staged - inserted;
     onProgress?.({ ...counts });
   });
-  await writeOut(rejects, 'line,reason\n');
   try {
-    let batch: unknown[][] = [];
-    for await (const chunk of resume(first, records)) {
-      let rejected = '';
-      for (const record of chunk) {
-        counts.read++;
-        const row = 'error' in record ? record.error : toContactRow(record.contact, label);
-        if (typeof row === 'string') {
-          counts.rejected++;
-          rejected += `${record.line},${csvField(row)}\n`;
-          continue;
-        }
-        batch.push(row);
-        if (batch.length >= batchSize) {
-          await stage.write(batch);
-          batch = [];
-        }
-      }
-      await writeOut(rejects, rejected);
-    }
-    if (batch.length > 0) await stage.write(batch);
+    while (!rows.exhausted) await stage.load(rows.batch(batchSize));
     await stage.flush();
   } finally {
+    await rows.close();
     await stage.dispose();
   }
   if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });

@@ -1,0 +1,103 @@
+/**
+ * Import and lookup benchmark against PostgreSQL (DATABASE_URL, default the local test
+ * server), in a fresh database that is dropped afterwards:
+ *   node packages/contacts/bench/import.bench.ts [rows=1000000]
+ * 1. writes `rows` demo contacts (generateContacts, seed 1) to a temporary canonical CSV;
+ * 2. imports it with importContacts: rows/s and peak RSS (sampled every 50 ms);
+ * 3. single-key findCandidates over 10,000 random stored keys: p50/p99 latency (ms);
+ *    plus one 500-key batch lookup.
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { generateContacts } from '@skiptrace/matching';
+import { createPostgresDatabase } from '@skiptrace/storage';
+import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
+import { findCandidates, importContacts } from '../src/index.ts';
+
+const ROWS = Number(process.argv[2] ?? 1_000_000);
+const LOOKUPS = 10_000;
+const COLUMNS = [
+  'street_address',
+  'city',
+  'state',
+  'zip_code',
+  'first_name',
+  'last_name',
+  'phone_1',
+  'phone_1_type',
+  'phone_2',
+  'phone_2_type',
+  'email_1',
+] as const;
+
+const field = (v: string | null): string => (v === null ? '' : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+async function writeDemoCsv(path: string): Promise<void> {
+  const out = createWriteStream(path);
+  let chunk = `${COLUMNS.join(',')}\n`;
+  for (const row of generateContacts({ rows: ROWS, seed: 1 })) {
+    chunk += `${COLUMNS.map((c) => field(row[c])).join(',')}\n`;
+    if (chunk.length > 1 << 16) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await finished(out);
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+const dir = await mkdtemp(join(tmpdir(), 'contacts-bench-'));
+const database = await createTestDatabaseUrl('contacts_bench', testUrls().databaseUrl);
+const db = createPostgresDatabase({ url: database.url });
+try {
+  await db.migrate();
+  const csv = join(dir, 'contacts.csv');
+  await writeDemoCsv(csv);
+  console.log(`file: ${ROWS} rows, ${mb((await stat(csv)).size)}`);
+
+  const rssBefore = process.memoryUsage.rss();
+  let peakRss = rssBefore;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
+  const started = performance.now();
+  const counts = await importContacts(db, createReadStream(csv, { highWaterMark: 256 * 1024 }), { format: 'csv' });
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  console.log(
+    `import: ${JSON.stringify(counts)} in ${seconds.toFixed(2)} s = ${Math.round(counts.read / seconds)} rows/s`,
+  );
+  console.log(`rss: before ${mb(rssBefore)}, peak during import ${mb(peakRss)}`);
+
+  await db.query('ANALYZE contacts');
+  const { rows } = await db.query<{ k: string }>(
+    `SELECT address_key AS k FROM contacts TABLESAMPLE SYSTEM (5) ORDER BY random() LIMIT ${LOOKUPS}`,
+  );
+  const keys = rows.map((r) => r.k);
+  for (const key of keys.slice(0, 200)) await findCandidates(db, [key]); // warm-up
+  const latencies: number[] = [];
+  let found = 0;
+  for (const key of keys) {
+    const t = performance.now();
+    found += (await findCandidates(db, [key])).get(key)!.length;
+    latencies.push(performance.now() - t);
+  }
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `findCandidates single key (${keys.length} lookups, ${(found / keys.length).toFixed(2)} contacts/key): ` +
+      `p50 ${percentile(latencies, 0.5).toFixed(3)} ms, p99 ${percentile(latencies, 0.99).toFixed(3)} ms`,
+  );
+  const t = performance.now();
+  const batch = await findCandidates(db, keys.slice(0, 500));
+  console.log(`findCandidates 500 keys in one call: ${(performance.now() - t).toFixed(1)} ms (${batch.size} keys)`);
+} finally {
+  await db.close();
+  await database.drop();
+  await rm(dir, { recursive: true, force: true });
+}
