@@ -92,10 +92,12 @@ export function createMemoryBus(): MessageBus {
     },
 
     async takeDeadLetters(queue, limit) {
+      assertOpen();
       return queues.get(queue)?.takeDeadLetters(limit) ?? [];
     },
 
     async depth(queue) {
+      assertOpen();
       return queues.get(queue)?.depth() ?? 0;
     },
 

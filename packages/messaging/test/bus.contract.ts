@@ -1,15 +1,15 @@
 /**
  * The one behaviour suite for MessageBus. Each adapter's test file calls busContract with a
- * factory; every test opens its own bus and uses its own queue and topic names.
+ * factory; every test opens its own bus and uses its own queue and topic names. The
+ * retry, dead-letter and request/reply cases live in bus.contract-retries.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { BusUnavailableError, RequestTimeoutError } from '../src/bus.port.ts';
-import type { DeadLetter, Delivery, MessageBus } from '../src/bus.port.ts';
-import { gate, waitUntil } from './wait-until.ts';
+import { BusUnavailableError } from '../src/bus.port.ts';
+import type { Delivery, MessageBus } from '../src/bus.port.ts';
+import { retryAndReplyCases } from './bus.contract-retries.ts';
+import { gate, unique, waitUntil } from './test-helpers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const unique = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function busContract(name: string, makeBus: () => Promise<MessageBus>): void {
@@ -23,14 +23,6 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
     afterEach(async () => {
       await Promise.all(buses.splice(0).map((bus) => bus.close()));
     });
-
-    async function takeAllDeadLetters(bus: MessageBus, queue: string, count: number): Promise<DeadLetter[]> {
-      const letters: DeadLetter[] = [];
-      await waitUntil(async () => (letters.push(...(await bus.takeDeadLetters(queue, 100))), letters.length >= count), {
-        what: 'dead letters',
-      });
-      return letters;
-    }
 
     it('delivers payload, headers and messageId, never inside publish()', async () => {
       const bus = await open();
@@ -130,101 +122,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
       expect(peak).toBe(3);
     });
 
-    it('redelivers a failed message with the attempt counted up', async () => {
-      const bus = await open();
-      const queue = unique('retry');
-      const attempts: number[] = [];
-      await bus.consume({ queue, topics: [queue], prefetch: 1, maxAttempts: 3 }, async (d) => {
-        attempts.push(d.attempt);
-        if (d.attempt === 1) throw new Error('flaky');
-        return 'ok';
-      });
-      await bus.publish(queue, { x: 1 });
-      await waitUntil(() => attempts.length === 2, { what: 'the redelivery' });
-      expect(attempts).toEqual([1, 2]);
-      expect(await bus.takeDeadLetters(queue, 10)).toEqual([]);
-    });
-
-    it('dead-letters after maxAttempts with the last error as reason', async () => {
-      const bus = await open();
-      const queue = unique('dlq');
-      const attempts = new Map<string, number[]>();
-      await bus.consume({ queue, topics: [`${queue}.job`], prefetch: 2, maxAttempts: 3 }, async (d) => {
-        attempts.set(d.messageId, [...(attempts.get(d.messageId) ?? []), d.attempt]);
-        throw new Error(`boom on attempt ${d.attempt}`);
-      });
-      for (const n of [1, 2, 3]) await bus.publish(`${queue}.job`, { n }, { messageId: `dead-${n}` });
-      const letters = await takeAllDeadLetters(bus, queue, 3);
-      expect(letters.sort((a, b) => a.messageId.localeCompare(b.messageId))).toEqual(
-        [1, 2, 3].map((n) => ({
-          payload: { n },
-          topic: `${queue}.job`,
-          messageId: `dead-${n}`,
-          reason: 'boom on attempt 3',
-        })),
-      );
-      expect([...attempts.values()]).toEqual([
-        [1, 2, 3],
-        [1, 2, 3],
-        [1, 2, 3],
-      ]);
-      expect(await bus.takeDeadLetters(queue, 10)).toEqual([]);
-    });
-
-    it('takes at most `limit` dead letters per call', async () => {
-      const bus = await open();
-      const queue = unique('dlq-limit');
-      let failures = 0;
-      await bus.consume({ queue, topics: [queue], prefetch: 5, maxAttempts: 1 }, async () => {
-        failures += 1;
-        throw new Error('rejected');
-      });
-      for (const n of [1, 2, 3]) await bus.publish(queue, n);
-      await waitUntil(() => failures === 3, { what: 'three failures' });
-      const batches: unknown[][] = [];
-      await waitUntil(async () => {
-        const batch = await bus.takeDeadLetters(queue, 2);
-        if (batch.length > 0) batches.push(batch.map((letter) => letter.payload));
-        return batches.flat().length >= 3;
-      });
-      expect(batches.every((batch) => batch.length <= 2)).toBe(true);
-      expect(batches.flat().sort()).toEqual([1, 2, 3]);
-      expect(await bus.takeDeadLetters(queue, 2)).toEqual([]);
-    });
-
-    it('answers request() with the handler value, matched per request', async () => {
-      const bus = await open();
-      const queue = unique('rpc');
-      await bus.consume({ queue, topics: [`${queue}.sum`], prefetch: 10 }, async (d) => {
-        const { a, b } = d.payload as { a: number; b: number };
-        return { sum: a + b, trace: d.headers['trace'] };
-      });
-      const answers = await Promise.all(
-        [1, 2, 3, 4, 5].map((a) =>
-          bus.request(`${queue}.sum`, { a, b: 10 }, { timeoutMs: 5000, headers: { trace: `t${a}` } }),
-        ),
-      );
-      expect(answers).toEqual([1, 2, 3, 4, 5].map((a) => ({ sum: a + 10, trace: `t${a}` })));
-    });
-
-    it('rejects request() with RequestTimeoutError and drops the late reply', async () => {
-      const bus = await open();
-      const queue = unique('rpc-slow');
-      const slow = gate();
-      let finished = 0;
-      await bus.consume({ queue, topics: [queue], prefetch: 5 }, async (d) => {
-        if (d.payload === 'slow') await slow.opened;
-        finished += 1;
-        return `reply to ${String(d.payload)}`;
-      });
-      const started = Date.now();
-      await expect(bus.request(queue, 'slow', { timeoutMs: 300 })).rejects.toBeInstanceOf(RequestTimeoutError);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-      slow.open();
-      await waitUntil(() => finished === 1, { what: 'the late handler' });
-      await expect(bus.request(queue, 'fast', { timeoutMs: 5000 })).resolves.toBe('reply to fast');
-      await expect(bus.request(unique('nobody'), 1, { timeoutMs: 200 })).rejects.toBeInstanceOf(RequestTimeoutError);
-    });
+    retryAndReplyCases(open);
 
     it('reports depth of waiting messages, 0 for an unknown queue', async () => {
       const bus = await open();

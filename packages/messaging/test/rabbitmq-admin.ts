@@ -3,7 +3,7 @@ import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import amqp from 'amqplib';
-import { waitUntil } from './wait-until.ts';
+import { waitUntil } from './test-helpers.ts';
 
 const run = promisify(execFile);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';
 import { createTestVhost, ensureBrokerRunning, holdBrokerLock } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
-import { waitUntil } from './wait-until.ts';
+import { waitUntil } from './test-helpers.ts';
 
 let vhost: TestVhost;
 let releaseBroker: () => Promise<void>;

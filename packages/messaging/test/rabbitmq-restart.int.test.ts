@@ -8,7 +8,7 @@ import { BusUnavailableError } from '../src/bus.port.ts';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';
 import { createTestVhost, ensureBrokerRunning, holdBrokerLock, rabbitmqctl } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
-import { waitUntil } from './wait-until.ts';
+import { waitUntil } from './test-helpers.ts';
 
 let vhost: TestVhost;
 beforeAll(async () => {

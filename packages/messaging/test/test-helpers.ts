@@ -1,3 +1,8 @@
+import { randomUUID } from 'node:crypto';
+
+/** A queue or topic name no other test (or test run) uses. */
+export const unique = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
+
 /** Polls `condition` until it holds or the deadline passes; tests wait on this, never on sleeps. */
 export async function waitUntil(
   condition: () => boolean | Promise<boolean>,
