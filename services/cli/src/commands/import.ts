@@ -4,7 +4,7 @@
  * Also home of the helpers the other data commands share (database, progress).
  */
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { ImportCounts } from '@skiptrace/contacts';
@@ -20,8 +20,10 @@ import { parseFlags, UsageError } from '../command.ts';
  * PGlite is single-process). Migrated before use.
  */
 export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+  const databaseUrl = env.DATABASE_URL || undefined;
   const dataDir = join(env.SKIPTRACE_DATA_DIR || '.data', 'pglite');
-  const db = createDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+  if (!databaseUrl) await mkdir(dataDir, { recursive: true }); // PGlite creates only the last level
+  const db = createDatabase({ databaseUrl, dataDir });
   await db.migrate();
   return db;
 }
