@@ -89,16 +89,19 @@ UPDATE batches b
  WHERE b.id = $3
 RETURNING c.n`;
 
+// LATERAL … LIMIT 1 makes each key one probe of properties_trace_key; a plain join lets
+// the planner (which guesses 100 rows for jsonb_to_recordset) scan the account's rows per chunk.
 const FIND_REUSABLE = `
-SELECT DISTINCT ON (k.key) k.key, p.status, p.results, p.error
+SELECT k.key, r.status, r.results, r.error
   FROM jsonb_to_recordset($2::jsonb) AS k(key text, street text, zip5 text, city text, state text, fn text, ln text)
-  JOIN properties p
-    ON p.account_id = $1 AND lower(p.street_address) = k.street AND left(p.zip_code, 5) = k.zip5
-   AND p.status IN ('completed', 'no_match')
-   AND p.completed_at > now() - make_interval(secs => $3::double precision)
-   AND lower(p.city) = k.city AND upper(p.state) = k.state
-   AND lower(coalesce(p.first_name, '')) = k.fn AND lower(coalesce(p.last_name, '')) = k.ln
- ORDER BY k.key, p.completed_at DESC`;
+ CROSS JOIN LATERAL (
+   SELECT p.status, p.results, p.error FROM properties p
+    WHERE p.account_id = $1 AND lower(p.street_address) = k.street AND left(p.zip_code, 5) = k.zip5
+      AND p.status IN ('completed', 'no_match')
+      AND p.completed_at > now() - make_interval(secs => $3::double precision)
+      AND lower(p.city) = k.city AND upper(p.state) = k.state
+      AND lower(coalesce(p.first_name, '')) = k.fn AND lower(coalesce(p.last_name, '')) = k.ln
+    ORDER BY p.completed_at DESC LIMIT 1) r`;
 
 export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
   const { db, bus, engine, logger } = deps;
