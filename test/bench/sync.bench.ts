@@ -82,11 +82,11 @@ try {
     if (i++ % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, i)));
   }
   let next = 0;
-  const request = {
-    method: 'POST' as const,
+  const request: autocannon.Request = {
+    method: 'POST',
     path: '/api/v1/property/skiptrace',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    setupRequest: (req: { body?: string }) => ({ ...req, body: bodies[next++ % bodies.length] }),
+    setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length]! }),
   };
   const run = (opts: Record<string, unknown>) =>
     autocannon({
