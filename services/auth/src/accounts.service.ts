@@ -6,87 +6,21 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@skiptrace/storage';
 import { dummyHash, hashSecret, randomSecret, verifySecret } from './passwords.ts';
+import {
+  AccountError,
+  GRANT_TYPES,
+  toClient,
+  validateScopes,
+  type Account,
+  type ClientRecord,
+  type ClientRow,
+  type CreateClientInput,
+  type User,
+} from './accounts.types.ts';
 
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
-export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
-/** API scopes a client may be given; read for GET, write for POST and DELETE. */
-export const API_SCOPES = ['read', 'write'] as const;
-
-export interface Account {
-  id: string;
-  name: string;
-  createdAt: Date;
-}
-export interface User {
-  id: string;
-  accountId: string;
-  email: string;
-  createdAt: Date;
-}
-export interface ClientRecord {
-  clientId: string;
-  accountId: string;
-  name: string;
-  grantTypes: string[];
-  redirectUris: string[];
-  scopes: string;
-  /** Null for public clients (PKCE, no secret). */
-  secretHash: string | null;
-  metadata: Record<string, unknown>;
-  createdAt: Date;
-}
-export interface CreateClientInput {
-  name: string;
-  /** Absent: a new account named after the client is created. */
-  accountId?: string;
-  grantTypes?: string[];
-  redirectUris?: string[];
-  /** Space-separated; default "read". */
-  scopes?: string;
-  /** Public client: no secret, PKCE required. */
-  public?: boolean;
-  /** Other RFC 7591 metadata kept with the client. */
-  metadata?: Record<string, unknown>;
-  /** Preset id and secret (registration, demo); generated when absent. */
-  clientId?: string;
-  clientSecret?: string;
-}
-
-export class AccountError extends Error {
-  override name = 'AccountError';
-}
+export * from './accounts.types.ts';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
-
-interface ClientRow {
-  client_id: string;
-  account_id: string;
-  name: string;
-  grant_types: string[];
-  redirect_uris: string[];
-  scopes: string;
-  secret_hash: string | null;
-  metadata: Record<string, unknown>;
-  created_at: Date;
-}
-const toClient = (r: ClientRow): ClientRecord => ({
-  clientId: r.client_id,
-  accountId: r.account_id,
-  name: r.name,
-  grantTypes: r.grant_types,
-  redirectUris: r.redirect_uris,
-  scopes: r.scopes,
-  secretHash: r.secret_hash,
-  metadata: r.metadata,
-  createdAt: r.created_at,
-});
-
-export function validateScopes(scopes: string): string {
-  const list = [...new Set(scopes.split(' ').filter(Boolean))];
-  const bad = list.filter((s) => !(API_SCOPES as readonly string[]).includes(s));
-  if (bad.length || !list.length) throw new AccountError(`scopes must be among: ${API_SCOPES.join(' ')}`);
-  return list.join(' ');
-}
 
 export function createAccounts(db: Database) {
   async function createAccount(input: { name: string; id?: string }): Promise<Account> {

@@ -3,7 +3,7 @@
  * needs the port, so the server listens first and gets its handler after), with a /callback
  * route on the same server that records what the authorization server redirected with.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Database } from '@skiptrace/storage';
@@ -18,14 +18,6 @@ export interface RunningAuth {
   service: AuthService;
   callbacks: URL[];
   close(): Promise<void>;
-}
-
-export async function listen(
-  handler: express.Express | ((req: never, res: never) => void),
-): Promise<{ server: Server; url: string }> {
-  const server = createServer(handler as never);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 export async function startAuth(

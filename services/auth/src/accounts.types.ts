@@ -1,0 +1,79 @@
+/** Types, constants and row mapping of accounts, users and clients. */
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+/** API scopes a client may be given; read for GET, write for POST and DELETE. */
+export const API_SCOPES = ['read', 'write'] as const;
+
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+export interface User {
+  id: string;
+  accountId: string;
+  email: string;
+  createdAt: Date;
+}
+export interface ClientRecord {
+  clientId: string;
+  accountId: string;
+  name: string;
+  grantTypes: string[];
+  redirectUris: string[];
+  scopes: string;
+  /** Null for public clients (PKCE, no secret). */
+  secretHash: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+}
+export interface CreateClientInput {
+  name: string;
+  /** Absent: a new account named after the client is created. */
+  accountId?: string;
+  grantTypes?: string[];
+  redirectUris?: string[];
+  /** Space-separated; default "read". */
+  scopes?: string;
+  /** Public client: no secret, PKCE required. */
+  public?: boolean;
+  /** Other RFC 7591 metadata kept with the client. */
+  metadata?: Record<string, unknown>;
+  /** Preset id and secret (registration, demo); generated when absent. */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export class AccountError extends Error {
+  override name = 'AccountError';
+}
+
+export interface ClientRow {
+  client_id: string;
+  account_id: string;
+  name: string;
+  grant_types: string[];
+  redirect_uris: string[];
+  scopes: string;
+  secret_hash: string | null;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+export const toClient = (r: ClientRow): ClientRecord => ({
+  clientId: r.client_id,
+  accountId: r.account_id,
+  name: r.name,
+  grantTypes: r.grant_types,
+  redirectUris: r.redirect_uris,
+  scopes: r.scopes,
+  secretHash: r.secret_hash,
+  metadata: r.metadata,
+  createdAt: r.created_at,
+});
+
+export function validateScopes(scopes: string): string {
+  const list = [...new Set(scopes.split(' ').filter(Boolean))];
+  const bad = list.filter((s) => !(API_SCOPES as readonly string[]).includes(s));
+  if (bad.length || !list.length) throw new AccountError(`scopes must be among: ${API_SCOPES.join(' ')}`);
+  return list.join(' ');
+}
