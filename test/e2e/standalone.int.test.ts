@@ -83,6 +83,35 @@ describe('one-process system', () => {
     expect(body).toMatchObject({ status: 'no_match', results: [] });
   });
 
+  it('runs a CSV batch: upload, progress to completed, ordered export with phones and rejects', async () => {
+    const rows = [...generateContacts({ rows: 3, seed: 42 })].map((r) => demoQueryFor(r));
+    const csv = [
+      'Property Address,City,State,Zip',
+      ...rows.map((r) => [r.street_address, r.city, r.state, r.zip_code].map((v) => `"${v}"`).join(',')),
+      '"5 Broken Rd",Austin,Narnia,1',
+    ].join('\n');
+    const upload = await api('/property/skiptrace/batches', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: csv,
+    });
+    expect(upload.status).toBe(202);
+    const batch = (await upload.json()) as { id: string; accepted: number; rejected: number };
+    expect(batch).toMatchObject({ accepted: 3, rejected: 1 });
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'completed'; i++) {
+      status = ((await (await api(`/property/skiptrace/batches/${batch.id}`)).json()) as { status: string }).status;
+      if (status !== 'completed') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe('completed');
+    const exported = await api(`/property/skiptrace/batches/${batch.id}/results`, { headers: { accept: 'text/csv' } });
+    const lines = (await exported.text()).trim().split('\n');
+    expect(lines[0]).toMatch(/^Property Address,City,State,Zip,.*phone_1,phone_1_type,phone_1_dnc,phone_1_litigator/);
+    expect(lines).toHaveLength(5);
+    expect(lines[1]).toMatch(/\+1\d{3}55501\d\d/);
+    expect(lines[4]).toMatch(/state/);
+  });
+
   it('rejects a request without a token with 401 and the Error body', async () => {
     const res = await fetch(`${base}/api/v1/property/skiptrace`);
     expect(res.status).toBe(401);

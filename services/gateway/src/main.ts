@@ -1,6 +1,7 @@
 // Composition root of the gateway when it runs as its own process.
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { batchesConfigFromEnv, createBatchesRouter } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
 import { createKeyValue } from '@skiptrace/kv';
@@ -33,10 +34,11 @@ const bearer = createBearerAuth({
   audience: env.API_AUDIENCE,
   jwksUrl: new URL(`${env.issuer}/oauth/jwks`),
 });
+const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
 const app = createGatewayService({
   db,
   bus,
-  auth: { authenticate: bearer.middleware, requireScope: bearer.requireScope },
+  auth,
   logger,
   health,
   config: {
@@ -46,6 +48,7 @@ const app = createGatewayService({
     authUrl: env.issuer,
   },
   routers: {
+    '/': createBatchesRouter({ db, bus, auth, logger, config: batchesConfigFromEnv(process.env).api }),
     '/webhooks': createWebhooksRouter({ db, bus, kv, logger, config: loadWebhookConfig() }),
   },
 });

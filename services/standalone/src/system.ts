@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { authConfig, createAuthService } from '@skiptrace/auth';
+import { batchesConfigFromEnv, createBatchesRouter, startBatchWorker } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
 import { createDispatcher, createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
@@ -74,19 +75,22 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     logger: log.child({ scope: 'dispatcher' }),
     config: webhookConfig,
   });
+  const engine = createContactTraceEngine(db);
+  const batchesConfig = batchesConfigFromEnv(envInput);
   const worker = createWorkerService({
     db,
     bus,
-    engine: createContactTraceEngine(db),
+    engine,
     logger: log.child({ scope: 'worker' }),
     config: { prefetch: 64, maxAttempts: 5 },
   });
   const sweep = createRecoverySweep(db, bus, log, { intervalMs: 15_000, staleAfterMs: 60_000, batchSize: 500 });
 
+  const gatewayAuth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
   const gateway = createGatewayService({
     db,
     bus,
-    auth: { authenticate: bearer.middleware, requireScope: bearer.requireScope },
+    auth: gatewayAuth,
     logger: log.child({ scope: 'gateway' }),
     health,
     config: {
@@ -96,6 +100,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
       authUrl: env.publicUrl,
     },
     routers: {
+      '/': createBatchesRouter({ db, bus, auth: gatewayAuth, logger: log, config: batchesConfig.api }),
       '/webhooks': createWebhooksRouter({ db, bus, kv, logger: log, config: webhookConfig }),
     },
   });
@@ -109,12 +114,15 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     logger: log,
     async start() {
       await loadDemoData({ db, auth, env, logger: log });
+      // Consumers first: both buses drop messages published to a queue nobody declared yet.
       await worker.start();
+      const batchWorker = await startBatchWorker({ db, bus, engine, logger: log, config: batchesConfig.worker });
       await dispatcher.start();
       sweep.start();
       shutdown.add('consumers', async () => {
         await sweep.stop();
         await worker.stop();
+        await batchWorker.stop();
         await dispatcher.stop();
       });
       const listening = createServer(app);

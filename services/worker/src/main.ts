@@ -1,6 +1,7 @@
 // Composition root of a skip-trace worker process. Scale by running more of them:
 // they share the queues (competing consumers) and the store.
 import { createServer } from 'node:http';
+import { batchesConfigFromEnv, startBatchWorker } from '@skiptrace/batches';
 import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
 import { createBus } from '@skiptrace/messaging';
 import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
@@ -20,10 +21,11 @@ await db.migrate();
 const bus = await createBus({ amqpUrl: env.AMQP_URL, logger });
 shutdown.add('bus', () => bus.close());
 
+const engine = createContactTraceEngine(db);
 const worker = createWorkerService({
   db,
   bus,
-  engine: createContactTraceEngine(db),
+  engine,
   logger,
   config: { prefetch: env.WORKER_PREFETCH, maxAttempts: env.WORKER_MAX_ATTEMPTS },
 });
@@ -43,11 +45,19 @@ app.use(health.router());
 const server = createServer(app).listen(env.PORT);
 
 await worker.start();
+const batchWorker = await startBatchWorker({
+  db,
+  bus,
+  engine,
+  logger,
+  config: batchesConfigFromEnv(process.env).worker,
+});
 sweep.start();
 logger.info({ prefetch: env.WORKER_PREFETCH }, 'worker consuming');
 shutdown.add('consumers', async () => {
   health.drain();
   await sweep.stop();
   await worker.stop();
+  await batchWorker.stop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
