@@ -3,6 +3,8 @@ import { ERROR_CODES } from './errors.ts';
 import { LIMITS } from './property.ts';
 import './oauth.ts';
 import './messages.ts';
+import './webhooks.ts';
+import { batchPaths, webhookPaths } from './openapi-extra-paths.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the Zod schemas: every schema registered
@@ -47,14 +49,6 @@ const idParam = (description: string) => ({
   description,
   schema: { type: 'integer', format: 'int64', minimum: 1 },
 });
-
-/** Extra path items contributed by other modules (webhooks, batches), merged in. */
-const extraPaths: Record<string, Json> = {};
-const extraWebhooks: Record<string, Json> = {};
-export function registerOpenApiPaths(paths: Record<string, Json>, webhooks: Record<string, Json> = {}): void {
-  Object.assign(extraPaths, paths);
-  Object.assign(extraWebhooks, webhooks);
-}
 
 export function buildOpenApiDocument({ apiUrl, authUrl }: OpenApiOptions): Json {
   const read = [{ bearer: ['read'] }, { oauth2: ['read'] }];
@@ -142,7 +136,8 @@ export function buildOpenApiDocument({ apiUrl, authUrl }: OpenApiOptions): Json 
           responses: { '204': { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      ...extraPaths,
+      ...batchPaths,
+      ...webhookPaths,
     },
     webhooks: {
       'plant.added': {
@@ -166,7 +161,6 @@ export function buildOpenApiDocument({ apiUrl, authUrl }: OpenApiOptions): Json 
           responses: { '200': { description: 'Received' } },
         },
       },
-      ...extraWebhooks,
     },
     components: {
       schemas: components(),
