@@ -1,0 +1,118 @@
+import type { Logger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import { WEBHOOK_HEADERS } from '@skiptrace/contracts';
+import type { WebhookConfig } from './config.ts';
+import { markFailure, markGone, markSuccess } from './endpoint.repository.ts';
+import { DeliveryTimeoutError, type Sender } from './http-sender.ts';
+import { failWithoutAttempt, recordAttempt, type AttemptOutcome, type LeasedMessage } from './message.repository.ts';
+import { nextRetryDelay, parseRetryAfter } from './retry-policy.ts';
+import { activeSecrets, signatureHeader } from './signing.ts';
+
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface AttemptDeps {
+  db: Database;
+  config: WebhookConfig;
+  send: Sender;
+  clock: Clock;
+  logger: Logger;
+  random?: () => number;
+}
+
+/** What the caller must do with the schedule after an attempt. */
+export type AttemptResult = { kind: 'retry'; dueAtMs: number } | { kind: 'done' } | { kind: 'aborted' };
+
+export function deliveryHeaders(m: LeasedMessage, nowMs: number): Record<string, string> {
+  const timestamp = Math.floor(nowMs / 1000);
+  const secrets = activeSecrets(
+    { secret: m.secret, previousSecret: m.previous_secret, previousSecretExpiresAt: m.previous_secret_expires_at },
+    nowMs,
+  );
+  return {
+    [WEBHOOK_HEADERS.id]: m.id,
+    [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+    [WEBHOOK_HEADERS.signature]: signatureHeader(secrets, m.id, timestamp, m.payload),
+    [WEBHOOK_HEADERS.eventType]: m.event_type,
+  };
+}
+
+/**
+ * Makes one attempt for a leased message and records it: 2xx delivers; 410 disables the
+ * endpoint; anything else (3xx included: redirects are not followed) schedules the next
+ * retry or fails the message. A manual (replay) attempt is never retried automatically.
+ */
+export async function attemptDelivery(
+  deps: AttemptDeps,
+  m: LeasedMessage,
+  signal: AbortSignal,
+): Promise<AttemptResult> {
+  const { db, config, send, clock, logger } = deps;
+  if (!m.enabled) {
+    await failWithoutAttempt(db, m.id);
+    return { kind: 'done' };
+  }
+  const startedAt = clock.now();
+  const started = performance.now();
+  let statusCode: number | null = null;
+  let responseBody: string | null = null;
+  let error: string | null = null;
+  let retryAfter: string | undefined;
+  let timedOut = false;
+  try {
+    const res = await send({ url: m.url, headers: deliveryHeaders(m, startedAt), body: m.payload, signal });
+    ({ statusCode, retryAfter } = res);
+    responseBody = res.body;
+  } catch (err) {
+    if (signal.aborted) return { kind: 'aborted' };
+    timedOut = err instanceof DeliveryTimeoutError;
+    error = (err as Error).message || String(err);
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const now = clock.now();
+  const outcome: AttemptOutcome = {
+    messageId: m.id,
+    attemptedAt: new Date(startedAt),
+    statusCode,
+    durationMs,
+    responseBody,
+    error,
+    trigger: m.manual ? 'manual' : 'scheduled',
+    status: 'failed',
+    nextAttemptAt: null,
+  };
+  const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  if (ok) {
+    outcome.status = 'delivered';
+    if (m.failing_since) await markSuccess(db, m.endpoint_id);
+  } else if (statusCode === 410) {
+    outcome.error ??= 'endpoint answered 410 Gone; endpoint disabled';
+    await markGone(db, m.endpoint_id);
+  } else {
+    if (statusCode !== null && statusCode >= 300 && statusCode < 400) outcome.error ??= 'redirects are not followed';
+    const endpoint = await markFailure(db, m.endpoint_id, new Date(now), new Date(now - config.disableAfterMs));
+    const delay = m.manual
+      ? null
+      : nextRetryDelay(
+          {
+            attempt: m.attempt_count + 1,
+            retryAfterMs: parseRetryAfter(retryAfter, now),
+            overloaded: timedOut || statusCode === 429,
+          },
+          config.retryDelaysMs,
+          deps.random,
+        );
+    if (endpoint?.enabled === false && endpoint.disabled_reason === 'failing') {
+      logger.warn({ endpointId: m.endpoint_id }, 'endpoint disabled after failing continuously');
+    } else if (delay !== null) {
+      outcome.status = 'pending';
+      outcome.nextAttemptAt = new Date(now + delay);
+    }
+  }
+  await recordAttempt(db, outcome);
+  logger.debug({ messageId: m.id, statusCode, status: outcome.status, durationMs }, 'webhook attempt');
+  return outcome.nextAttemptAt ? { kind: 'retry', dueAtMs: outcome.nextAttemptAt.getTime() } : { kind: 'done' };
+}

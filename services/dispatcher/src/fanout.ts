@@ -1,0 +1,49 @@
+import type { Database } from '@skiptrace/storage';
+import type { KeyValueStore } from '@skiptrace/kv';
+import type { Delivery } from '@skiptrace/messaging';
+import { MESSAGES, type MessageName } from '@skiptrace/contracts';
+import type { WebhookConfig } from './config.ts';
+import type { Clock } from './delivery-attempt.ts';
+import { fanOut, member } from './message.repository.ts';
+
+export interface FanoutDeps {
+  db: Database;
+  kv: KeyValueStore;
+  config: WebhookConfig;
+  clock: Clock;
+  /** Called after scheduling, so an idle local worker picks the messages up at once. */
+  onScheduled?: () => void;
+}
+
+export class InvalidEventError extends Error {
+  override name = 'InvalidEventError';
+}
+
+/**
+ * Handles one bus event: validates it against the catalogue, stores one message per
+ * matching enabled endpoint of the event's account, and schedules them for now.
+ * Idempotent on the bus messageId: a redelivery stores nothing new. Throwing makes
+ * the bus redeliver (and dead-letter an event that can never be handled).
+ */
+export function createFanout(deps: FanoutDeps) {
+  const { db, kv, config, clock } = deps;
+  return async function handleEvent(delivery: Delivery): Promise<number> {
+    const topic = delivery.topic as MessageName;
+    if (!topic.startsWith('event.') || !(topic in MESSAGES)) throw new InvalidEventError(`unknown event ${topic}`);
+    const parsed = MESSAGES[topic].safeParse(delivery.payload);
+    if (!parsed.success) throw new InvalidEventError(`${topic} payload: ${parsed.error.message}`);
+    const event = parsed.data as { accountId: string; data: unknown };
+    const now = clock.now();
+    const rows = await fanOut(db, {
+      eventId: delivery.messageId,
+      accountId: event.accountId,
+      eventType: topic.slice('event.'.length),
+      // Minified once and stored: these exact bytes are signed and sent on every attempt.
+      payload: JSON.stringify(event.data),
+      now: new Date(now),
+    });
+    for (const row of rows) await kv.schedule(config.scheduleName, member(row.id, row.endpoint_id), now);
+    if (rows.length > 0) deps.onScheduled?.();
+    return rows.length;
+  };
+}
