@@ -77,6 +77,17 @@ for (const field of ADDRESS_FIELDS) {
 const NUMBERED_PHONE = /^(?:phone|phonenumber|telephone|tel)(\d*)$/;
 const PHONE_TYPE = /^(?:phone|phonenumber)(\d*)(?:line)?type$|^phone(?:line)?type(\d*)$/;
 const TYPED_PHONE = /^(mobile|cell|cellphone|mobilephone|wireless|landline|homephone|residential|voip)(\d*)$/;
+const IMPLIED_TYPE: Record<string, string> = {
+  mobile: 'mobile',
+  cell: 'mobile',
+  cellphone: 'mobile',
+  mobilephone: 'mobile',
+  wireless: 'mobile',
+  landline: 'landline',
+  homephone: 'landline',
+  residential: 'landline',
+  voip: 'voip',
+};
 const EMAIL = /^(?:email|emailaddress|mail)(\d*)$/;
 const CANONICAL = /^(street_address|city|state|zip_code|first_name|last_name|phone_(\d+)(_type)?|email_(\d+))$/;
 
@@ -116,7 +127,7 @@ export function resolveColumns(headers: readonly string[], map: Record<string, s
     if (field) fields[field] ??= index;
     else if ((m = NUMBERED_PHONE.exec(name))) setOnce(numbered, Number(m[1] || 1), { number: index });
     else if ((m = PHONE_TYPE.exec(name))) setOnce(phoneTypes, Number(m[1] || m[2] || 1), index);
-    else if ((m = TYPED_PHONE.exec(name))) typed.push({ number: index, impliedType: m[1] });
+    else if ((m = TYPED_PHONE.exec(name))) typed.push({ number: index, impliedType: IMPLIED_TYPE[m[1]!] });
     else if ((m = EMAIL.exec(name))) setOnce(emails, Number(m[1] || 1), index);
   });
   for (const [canonical, index] of explicit) {

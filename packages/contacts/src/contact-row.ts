@@ -4,7 +4,7 @@
  * keys are built exactly as the worker builds its query keys.
  */
 import { hash } from 'node:crypto';
-import { normalizePerson, standardizeAddress } from '@skiptrace/matching';
+import { candidateKeys, normalizePerson, standardizeAddress } from '@skiptrace/matching';
 import type { StandardAddress } from '@skiptrace/matching';
 import type { RawContact } from './contact-readers.ts';
 import { lineType, toE164 } from './phone-cache.ts';
@@ -74,10 +74,12 @@ export function toContactRow(raw: RawContact, source: string): unknown[] | strin
   const firstNorm = person.first.join(' ');
   const lastNorm = person.last.join(' ');
   const emailJson = JSON.stringify(emails);
+  // The keys matching builds for stored rows: the same code builds the worker's query keys.
+  const keys = candidateKeys(address);
   phones = `[${phones}]`;
   return [
-    address.key,
-    address.unitKey,
+    keys.address_key,
+    keys.unit_key,
     raw.first_name,
     raw.last_name,
     firstNorm,
@@ -90,6 +92,6 @@ export function toContactRow(raw: RawContact, source: string): unknown[] | strin
     phones,
     emailJson,
     source,
-    rowHash(`${address.unitKey}\n${firstNorm}\n${lastNorm}\n${phones}\n${emailJson}`),
+    rowHash(`${keys.unit_key}\n${firstNorm}\n${lastNorm}\n${phones}\n${emailJson}`),
   ];
 }

@@ -52,7 +52,7 @@ describe('resolveColumns', () => {
     const layout = resolveColumns(['Address', 'City', 'State', 'ZIP5', 'Cell', 'Landline']);
     expect(layout.fields.zip_code).toBe(3);
     expect(layout.phones).toEqual([
-      { number: 4, impliedType: 'cell', type: undefined },
+      { number: 4, impliedType: 'mobile', type: undefined },
       { number: 5, impliedType: 'landline', type: undefined },
     ]);
   });
