@@ -37,9 +37,14 @@ export function createWorkerService({ db, bus, engine, logger, config }: WorkerD
     const row = await getPropertyById(db, id);
     if (!row) return undefined; // erased before it was traced: nothing to do
     if (row.status !== 'pending') return toResponse(row); // redelivery of a finished job
-    await publishPlantAdded(bus, row.account_id, { ...propertyOf(row), id: Number(id) });
+    const property = propertyOf(row);
     try {
-      const stored = await completeProperty(db, id, await engine.trace(propertyOf(row)));
+      // The plant.added event and the trace are independent: overlap their round trips.
+      const [, outcome] = await Promise.all([
+        publishPlantAdded(bus, row.account_id, { ...property, id: Number(id) }),
+        engine.trace(property),
+      ]);
+      const stored = await completeProperty(db, id, outcome);
       if (!stored) return undefined;
       const response = toResponse(stored);
       await publishTraceCompleted(bus, stored.account_id, response);
