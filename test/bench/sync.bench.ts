@@ -55,7 +55,7 @@ try {
     SKIPTRACE_DEMO_ROWS: '0',
     LOG_LEVEL: 'warn',
   };
-  const system = spawn(process.execPath, ['services/standalone/src/main.ts'], {
+  const system = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'services/standalone/src/main.ts'], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
