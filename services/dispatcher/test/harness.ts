@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
+import { createMemoryKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createPgliteDatabase, DEFAULT_MIGRATIONS_DIR, type Database } from '@skiptrace/storage';
 import { errorHandler, requestContext, silentLogger } from '@skiptrace/runtime';
 import { webhookConfig, type WebhookConfig } from '../src/config.ts';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
 import { createWebhooksRouter } from '../src/webhooks.router.ts';
 import type { Resolver } from '../src/ssrf-guard.ts';
-import { createMemoryKv } from './memory-kv.ts';
 
 /** A directory holding only this service's migration, so other teams' files in flux cannot break these tests. */
 export function webhookMigrationsDir(): string {
@@ -50,7 +50,7 @@ export function testApp(router: express.Router) {
 export interface Harness {
   db: Database;
   bus: MessageBus;
-  kv: ReturnType<typeof createMemoryKv>;
+  kv: KeyValueStore;
   config: WebhookConfig;
   clock: ReturnType<typeof manualClock>;
   app: express.Express;
@@ -67,9 +67,9 @@ export async function createHarness(
   const db = createPgliteDatabase({ migrationsDir: webhookMigrationsDir() });
   await db.migrate();
   const bus = createMemoryBus();
-  const kv = createMemoryKv();
   const config = webhookConfig({ allowPrivate: true, pollMs: 10, ...overrides });
   const clock = manualClock();
+  const kv = createMemoryKeyValue({ now: clock.now });
   const logger = silentLogger();
   const router = createWebhooksRouter({ db, kv, config, logger, clock, resolver: options.resolver });
   const dispatcher = createDispatcher({ db, bus, kv, config, logger, clock, random: options.random });
