@@ -4,7 +4,8 @@ import { WEBHOOK_HEADERS } from '@skiptrace/contracts';
 import type { WebhookConfig } from './config.ts';
 import { markFailure, markGone, markSuccess } from './endpoint.repository.ts';
 import { DeliveryTimeoutError, type Sender } from './http-sender.ts';
-import { failWithoutAttempt, recordAttempt, type AttemptOutcome, type LeasedMessage } from './message.repository.ts';
+import type { AttemptWriter } from './attempt-writer.ts';
+import { failWithoutAttempt, type AttemptOutcome, type LeasedMessage } from './message.repository.ts';
 import { nextRetryDelay, parseRetryAfter } from './retry-policy.ts';
 import { activeSecrets, signatureHeader } from './signing.ts';
 
@@ -20,6 +21,8 @@ export interface AttemptDeps {
   send: Sender;
   clock: Clock;
   logger: Logger;
+  /** Batched outcome writes (createAttemptWriter). */
+  record: AttemptWriter;
   random?: () => number;
 }
 
@@ -112,7 +115,7 @@ export async function attemptDelivery(
       outcome.nextAttemptAt = new Date(now + delay);
     }
   }
-  await recordAttempt(db, outcome);
+  await deps.record(outcome);
   logger.debug({ messageId: m.id, statusCode, status: outcome.status, durationMs }, 'webhook attempt');
   return outcome.nextAttemptAt ? { kind: 'retry', dueAtMs: outcome.nextAttemptAt.getTime() } : { kind: 'done' };
 }

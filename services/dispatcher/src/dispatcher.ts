@@ -5,6 +5,7 @@ import type { Consumer, MessageBus } from '@skiptrace/messaging';
 import { QUEUES } from '@skiptrace/contracts';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
+import { createAttemptWriter } from './attempt-writer.ts';
 import { createDeliveryWorker } from './delivery-worker.ts';
 import { createFanout } from './fanout.ts';
 import { createHttpTransport, type Sender } from './http-sender.ts';
@@ -64,7 +65,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     ? undefined
     : createHttpTransport({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
   const send = deps.send ?? transport!.send;
-  const worker = createDeliveryWorker({ db, kv, config, clock, logger, send, random: deps.random });
+  const record = createAttemptWriter(db);
+  const worker = createDeliveryWorker({ db, kv, config, clock, logger, send, record, random: deps.random });
   const handleEvent = createFanout({ db, kv, config, clock, onScheduled: () => worker.nudge() });
   let consumer: Consumer | undefined;
   let reconciled = 0;

@@ -42,7 +42,7 @@ export function createFanout(deps: FanoutDeps) {
       payload: JSON.stringify(event.data),
       now: new Date(now),
     });
-    for (const row of rows) await kv.schedule(config.scheduleName, member(row.id, row.endpoint_id), now);
+    await Promise.all(rows.map((row) => kv.schedule(config.scheduleName, member(row.id, row.endpoint_id), now)));
     if (rows.length > 0) deps.onScheduled?.();
     return rows.length;
   };

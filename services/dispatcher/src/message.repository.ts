@@ -98,29 +98,6 @@ export interface AttemptOutcome {
   nextAttemptAt: Date | null;
 }
 
-/** Appends the attempt and moves the message on, releasing the lease, in one statement. */
-export async function recordAttempt(sql: Sql, o: AttemptOutcome): Promise<void> {
-  await sql.query(
-    `WITH attempt AS (
-       INSERT INTO webhook_attempts (message_id, attempted_at, status_code, duration_ms, response_body, error, trigger)
-       VALUES ($1, $2, $3, $4, $5, $6, $7))
-     UPDATE webhook_messages SET status = $8, next_attempt_at = $9, lease_until = NULL, manual = false,
-       attempt_count = attempt_count + 1, updated_at = now()
-     WHERE id = $1`,
-    [
-      o.messageId,
-      o.attemptedAt,
-      o.statusCode,
-      o.durationMs,
-      o.responseBody,
-      o.error,
-      o.trigger,
-      o.status,
-      o.nextAttemptAt,
-    ],
-  );
-}
-
 /** Gives up on a message without an attempt (its endpoint was disabled or deleted meanwhile). */
 export async function failWithoutAttempt(sql: Sql, messageId: string): Promise<void> {
   await sql.query(

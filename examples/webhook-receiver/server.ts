@@ -1,0 +1,52 @@
+// A runnable webhook receiver for the skip-trace platform:
+//   WEBHOOK_SECRET=whsec_... PORT=3000 node examples/webhook-receiver/server.ts
+// Serves POST /plant/webhook, verifies the Standard Webhooks signature over the raw
+// body with the receiver kit, prints the event and answers 200 (as the interface
+// describes). Bad signatures get 401, so the sender retries and the failure is visible
+// in the delivery log. Deduplicate on webhook-id: retries and replays reuse it.
+import { createServer } from 'node:http';
+import { verifyWebhook, WebhookVerificationError } from '../../packages/webhook-verify/src/index.ts';
+
+const secret = process.env.WEBHOOK_SECRET;
+if (!secret) {
+  console.error('WEBHOOK_SECRET is required (the whsec_... value shown when the endpoint was created)');
+  process.exit(1);
+}
+const port = Number(process.env.PORT ?? 3000);
+const MAX_BODY = 1024 * 1024;
+// Recently seen webhook-ids: a retry of something already handled is acknowledged, not reprocessed.
+const seen = new Set<string>();
+
+const server = createServer((req, res) => {
+  if (req.method !== 'POST' || req.url !== '/plant/webhook') {
+    res.writeHead(404).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY) req.destroy();
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks).toString('utf8');
+    try {
+      const body = verifyWebhook(secret, raw, req.headers);
+      const id = req.headers['webhook-id'] as string;
+      if (!seen.has(id)) {
+        seen.add(id);
+        if (seen.size > 10_000) seen.delete(seen.values().next().value!);
+        console.log(JSON.stringify({ id, type: req.headers['webhook-event-type'], body }));
+      }
+      res.writeHead(200).end();
+    } catch (err) {
+      if (!(err instanceof WebhookVerificationError)) throw err;
+      console.error(`rejected: ${err.message}`);
+      res.writeHead(401).end();
+    }
+  });
+});
+
+server.listen(port, () => console.log(`receiver listening on http://localhost:${port}/plant/webhook`));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));

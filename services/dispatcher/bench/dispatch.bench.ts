@@ -1,0 +1,149 @@
+// Webhook dispatcher benchmark: node services/dispatcher/bench/dispatch.bench.ts
+// One dispatcher (this process) on the local PostgreSQL, Redis and RabbitMQ delivering
+// to a local HTTP receiver (also in this process). Prints JSON; see BENCHMARKS.md.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { createRedisKeyValue } from '@skiptrace/kv';
+import { createRabbitBus } from '@skiptrace/messaging';
+import { silentLogger } from '@skiptrace/runtime';
+import { createPostgresDatabase } from '@skiptrace/storage';
+import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, randomPrefix, testUrls } from '@skiptrace/testing';
+import { webhookConfig } from '../src/config.ts';
+import { createDispatcher } from '../src/dispatcher.ts';
+import { insertEndpoint } from '../src/endpoint.repository.ts';
+import { generateSecret } from '../src/signing.ts';
+import { webhookMigrationsDir } from '../test/harness.ts';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2500);
+const HEALTHY = 4; // endpoints per event that answer 200 at once
+const TIMEOUT_MS = 2000; // request timeout; the bad endpoint never answers
+
+const urls = testUrls();
+const database = await createTestDatabaseUrl('dispatch_bench');
+const vhost = await createTestVhost('dispatch-bench');
+const prefix = randomPrefix('dispatch-bench');
+const db = createPostgresDatabase({ url: database.url, migrationsDir: webhookMigrationsDir(), max: 20 });
+await db.migrate();
+const publisher = await createRabbitBus({ url: vhost.url });
+const bus = await createRabbitBus({ url: vhost.url });
+const kv = createRedisKeyValue({ url: urls.redisUrl, prefix });
+
+// Receiver: 200 on /ok, silence on /hang. Records arrival time per (event, path).
+const arrivals: { account: string; at: number; sentAt: number }[] = [];
+const sentAt = new Map<number, number>();
+const server = createServer((req, res) => {
+  if (req.url === '/hang') return void req.resume();
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; city: string };
+    arrivals.push({ account: body.city, at: performance.now(), sentAt: sentAt.get(body.id) ?? NaN });
+    res.writeHead(200).end();
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+const config = webhookConfig({ allowPrivate: true, timeoutMs: TIMEOUT_MS, concurrency: 256 });
+const dispatcher = createDispatcher({ db, bus, kv, config, logger: silentLogger(), prefetch: 256 });
+await dispatcher.start();
+
+let nextId = 1;
+async function addEndpoints(account: string, healthy: number, hanging: number) {
+  for (let i = 0; i < healthy + hanging; i++) {
+    const url = `${base}/${i < healthy ? 'ok' : 'hang'}`;
+    await insertEndpoint(db, { accountId: account, url, events: null, description: null, secret: generateSecret() });
+  }
+}
+async function publish(account: string) {
+  const id = nextId++;
+  sentAt.set(id, performance.now());
+  await publisher.publish(
+    'event.plant.added',
+    {
+      accountId: account,
+      occurredAt: new Date().toISOString(),
+      data: { id, street_address: '1 Main St', city: account, state: 'TX', zip_code: '78701' },
+    },
+    { messageId: randomUUID() },
+  );
+}
+async function until(fn: () => boolean, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!fn()) {
+    if (Date.now() > deadline) throw new Error('benchmark timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+const percentile = (xs: number[], p: number) =>
+  xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+/** Publishes as fast as the broker confirms; deliveries/s from first publish to last healthy arrival. */
+async function throughput(account: string, hanging: number) {
+  await addEndpoints(account, HEALTHY, hanging);
+  const expected = EVENTS * HEALTHY;
+  const start = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < EVENTS; i++) {
+    inFlight.push(publish(account));
+    if (inFlight.length >= 200) await Promise.all(inFlight.splice(0));
+  }
+  await Promise.all(inFlight);
+  const count = () => arrivals.filter((a) => a.account === account).length;
+  await until(() => count() >= expected);
+  const seconds = (performance.now() - start) / 1000;
+  return { deliveries: expected, seconds: +seconds.toFixed(2), perSecond: Math.round(expected / seconds) };
+}
+
+/** Added latency (publish → receiver) at a fixed, unsaturated rate. */
+async function latency(account: string, eventsPerSecond: number, events: number) {
+  await addEndpoints(account, HEALTHY, 0);
+  for (let i = 0; i < events; i++) {
+    void publish(account);
+    await new Promise((r) => setTimeout(r, 1000 / eventsPerSecond));
+  }
+  await until(() => arrivals.filter((a) => a.account === account).length >= events * HEALTHY);
+  const ms = arrivals.filter((a) => a.account === account).map((a) => a.at - a.sentAt);
+  return {
+    rateDeliveriesPerSec: eventsPerSecond * HEALTHY,
+    p50: +percentile(ms, 0.5).toFixed(1),
+    p99: +percentile(ms, 0.99).toFixed(1),
+  };
+}
+
+const healthy = await throughput('healthy', 0);
+const withBad = await throughput('one_timing_out', 1);
+const lat = await latency('latency', 100, 500);
+console.log(
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      nproc: availableParallelism(),
+      node: process.version,
+      events: EVENTS,
+      healthyEndpointsPerEvent: HEALTHY,
+      allHealthy: healthy,
+      oneEndpointTimingOut: {
+        ...withBad,
+        timeoutMs: TIMEOUT_MS,
+        ratioToAllHealthy: +(withBad.perSecond / healthy.perSecond).toFixed(3),
+      },
+      addedLatencyMs: lat,
+    },
+    null,
+    2,
+  ),
+);
+
+await dispatcher.stop({ abort: true });
+server.closeAllConnections();
+server.close();
+await bus.close();
+await publisher.close();
+await kv.close();
+await db.close();
+await deleteByPrefix(urls.redisUrl, prefix);
+await vhost.drop();
+await database.drop();
