@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { ApiError, type AuthContext } from '@skiptrace/runtime';
 
 /**
- * Scope check for the webhooks router. The gateway's bearer middleware sets req.auth
- * before this router runs; the shared requireScope of @skiptrace/bearer had not
- * landed when this was written, so the (identical) rule lives here.
+ * Default scope check for the webhooks router (the gateway's bearer middleware sets
+ * req.auth before it runs). @skiptrace/bearer's requireScope is a method of a configured
+ * bearer instance, so the gateway may pass it in; this is the same rule without one.
  */
 export function requireScope(scope: 'read' | 'write'): RequestHandler {
   return (req, _res, next) => {

@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
@@ -36,6 +36,11 @@ export interface WebhooksRouterDeps {
   clock?: Clock;
   /** DNS resolver for the create-time SSRF check (tests inject one). */
   resolver?: Resolver;
+  /**
+   * The gateway's scope check (@skiptrace/bearer's `auth.requireScope`, which also sets
+   * WWW-Authenticate); defaults to an equivalent check of req.auth.scopes.
+   */
+  requireScope?: (scope: 'read' | 'write') => RequestHandler;
 }
 
 /**
@@ -49,8 +54,9 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   const log = deps.logger.child({ scope: 'webhooks-api' });
   const router = Router();
   router.use(express.json({ limit: '64kb' }));
-  const read = requireScope('read');
-  const write = requireScope('write');
+  const scope = deps.requireScope ?? requireScope;
+  const read = scope('read');
+  const write = scope('write');
 
   async function checkTarget(url: string) {
     try {
