@@ -55,10 +55,14 @@ try {
     SKIPTRACE_DEMO_ROWS: '0',
     LOG_LEVEL: 'warn',
   };
-  const system = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'services/standalone/src/main.ts'], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const system = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'services/standalone/src/main.ts'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   children.push(system);
   const base = `http://127.0.0.1:${port}`;
   await waitUntil(async () => (await fetch(`${base}/readyz`)).ok, { timeoutMs: 60_000, message: 'system ready' });

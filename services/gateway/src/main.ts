@@ -49,7 +49,13 @@ const app = createGatewayService({
   },
   routers: {
     '/': createBatchesRouter({ db, bus, auth, logger, config: batchesConfigFromEnv(process.env).api }),
-    '/webhooks': createWebhooksRouter({ db, bus, kv, logger, config: loadWebhookConfig() }),
+    '/webhooks': createWebhooksRouter({
+      db,
+      kv,
+      logger,
+      config: loadWebhookConfig(),
+      requireScope: bearer.requireScope,
+    }),
   },
 });
 

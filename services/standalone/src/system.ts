@@ -101,7 +101,13 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     },
     routers: {
       '/': createBatchesRouter({ db, bus, auth: gatewayAuth, logger: log, config: batchesConfig.api }),
-      '/webhooks': createWebhooksRouter({ db, bus, kv, logger: log, config: webhookConfig }),
+      '/webhooks': createWebhooksRouter({
+        db,
+        kv,
+        logger: log,
+        config: webhookConfig,
+        requireScope: bearer.requireScope,
+      }),
     },
   });
   const app = express();
