@@ -69,8 +69,20 @@ export function createProvider(deps: ProviderDeps): Provider {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
+      // A client may introspect and revoke only the tokens issued to itself: tokens of
+      // other clients (and so of other accounts) are none of its business. The library's
+      // default would let any confidential client introspect any token.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId === client.clientId) return true;
+          throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+        },
+      },
       userinfo: { enabled: false },
       dPoP: { enabled: false },
       registration: config.adminToken

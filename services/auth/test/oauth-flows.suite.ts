@@ -124,6 +124,23 @@ export function describeOAuthFlows(name: string, backend: () => Promise<Backend>
       });
     });
 
+    it("another client can neither introspect nor revoke this client's refresh token", async () => {
+      const tokens = await codeFlow('read');
+      const other = await auth.service.accounts.createClient({ name: 'Other tenant', scopes: 'read' });
+      const otherConfig = await client.discovery(
+        new URL(auth.url),
+        other.client.clientId,
+        other.clientSecret!,
+        client.ClientSecretPost(other.clientSecret!),
+        { execute: [client.allowInsecureRequests] },
+      );
+      expect(await client.tokenIntrospection(otherConfig, tokens.refresh_token!)).toEqual({ active: false });
+      await expect(client.tokenRevocation(otherConfig, tokens.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_request',
+      });
+      expect(await client.tokenIntrospection(config, tokens.refresh_token!)).toMatchObject({ active: true });
+    });
+
     it('"Deny" ends in access_denied at the client, with the state', async () => {
       const state = client.randomState();
       const verifier = client.randomPKCECodeVerifier();
