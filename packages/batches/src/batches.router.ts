@@ -13,7 +13,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { parseColumnMap } from './columns.ts';
 import { BatchesConfig } from './config.ts';
 import { BATCH_COLUMNS, completeIfDone, publishChunks, queueBatch, toSummary, type BatchRow } from './dispatch.ts';
-import { csvHeader, csvLine, exportPages, ndjsonLine, writeWithBackpressure } from './export.ts';
+import { csvHeader, exportText, writeWithBackpressure } from './export.ts';
 import { deleteBatchData, ingest } from './ingest.ts';
 import type { Format } from './sources.ts';
 
@@ -221,9 +221,8 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     res.set('X-Batch-Status', row.status);
     try {
       if (csv) await writeWithBackpressure(res, csvHeader(row.columns));
-      for await (const page of exportPages(db, String(row.id), config.pageRows)) {
-        let text = '';
-        for (const entry of page) text += csv ? csvLine(entry, row.columns.length) : ndjsonLine(entry);
+      const batch = { id: String(row.id), total: row.total, width: row.columns.length };
+      for await (const text of exportText(db, batch, csv ? 'csv' : 'ndjson', config.pageRows)) {
         await writeWithBackpressure(res, text);
       }
       res.end();

@@ -4,6 +4,7 @@
  * worker trace the chunks with a fake engine, and checks what the API answers.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { deleteProperty } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
@@ -120,6 +121,18 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         [res.body.id],
       );
       expect(plain[0]!.n).toBe(27);
+
+      // A row erased on its own (DELETE /plants/{id}) drops out of the export; the order holds.
+      const { rows: erased } = await system.db.query<{ id: string }>(
+        `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 6`,
+        [res.body.id],
+      );
+      expect(await deleteProperty(system.db, 'acct-1', erased[0]!.id)).toBe(true);
+      const after = (await request(app).get(`${V1}/${res.body.id}/results?format=ndjson`)).text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).row);
+      expect(after).toEqual(Array.from({ length: 30 }, (_, i) => i + 1).filter((n) => n !== 6));
     });
 
     it('NDJSON and JSON arrays, with ?map= and reasons for bad rows', async () => {
