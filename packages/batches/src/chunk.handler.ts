@@ -67,13 +67,18 @@ const propertyOf = (r: PendingRow): Property => {
   return p;
 };
 
+// $2 is one JSON object {id: outcome} that each row looks its outcome up in (a binary search
+// in the jsonb object). A join with jsonb_to_recordset(…) instead was planned, for a batch
+// without statistics, as a nested loop that re-read the whole recordset per row: 250,000
+// rows per 500-row chunk, 52 ms of a 54 ms statement at 1 M rows (now 14 ms, mostly index upkeep).
 const STORE_OUTCOMES = `
 WITH changed AS (
   UPDATE properties p
-     SET status = u.status, results = u.results, error = u.error, completed_at = now()
-    FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, status text, results jsonb, error text, reused boolean)
-   WHERE p.batch_id = $1 AND p.row_number BETWEEN $4 AND $5 AND p.id = u.id AND p.status = 'pending'
-  RETURNING p.status, u.reused
+     SET status = o.m -> p.id::text ->> 'status', results = o.m -> p.id::text -> 'results',
+         error = o.m -> p.id::text ->> 'error', completed_at = now()
+    FROM (SELECT $2::jsonb AS m) o
+   WHERE p.batch_id = $1 AND p.row_number BETWEEN $4 AND $5 AND p.status = 'pending' AND o.m ? p.id::text
+  RETURNING p.status, (o.m -> p.id::text ->> 'reused')::boolean AS reused
 ), counts AS (
   SELECT count(*)::int AS n,
          count(*) FILTER (WHERE status = 'completed')::int AS matched,
@@ -87,7 +92,7 @@ UPDATE batches b
        failed = b.failed + c.failed, reused = b.reused + c.reused, updated_at = now()
   FROM counts c
  WHERE b.id = $3
-RETURNING c.n`;
+RETURNING b.processed + b.rejected >= b.total AS done`;
 
 // LATERAL … LIMIT 1 makes each key one probe of properties_trace_key; a plain join lets
 // the planner (which guesses 100 rows for jsonb_to_recordset) scan the account's rows per chunk.
@@ -186,18 +191,31 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
           });
       });
     }
-    const next = await db.transaction(async (tx) => {
-      if (outcomes.length > 0)
-        await tx.query(STORE_OUTCOMES, [job.batchId, JSON.stringify(outcomes), job.batchId, job.fromRow, job.toRow]);
+    const { next, done } = await db.transaction(async (tx) => {
       const { rowCount } = await tx.query(
         `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
         [job.batchId, job.fromRow],
       );
       // Only the delivery that finished the chunk hands the window on, so redeliveries add no jobs.
-      return rowCount > 0 ? claimChunks(tx, job.batchId, 1) : [];
+      const claimed = rowCount > 0 ? await claimChunks(tx, job.batchId, 1) : [];
+      // Last, because it locks the batch row that every chunk of the batch updates: the lock
+      // is then held only until this commit, not across the statements above as well.
+      if (outcomes.length === 0) return { next: claimed, done: undefined };
+      const byId: Record<string, Omit<RowOutcome, 'id'>> = {};
+      for (const { id, ...outcome } of outcomes) byId[id] = outcome;
+      const { rows: stored } = await tx.query<{ done: boolean }>(STORE_OUTCOMES, [
+        job.batchId,
+        JSON.stringify(byId),
+        job.batchId,
+        job.fromRow,
+        job.toRow,
+      ]);
+      return { next: claimed, done: stored[0]?.done };
     });
     if (next.length > 0) await publishChunks(bus, job.accountId, job.batchId, next);
-    await completeIfDone(db, bus, job.batchId);
+    // The counters this chunk stored say whether the batch is finished; a delivery that stored
+    // nothing (a redelivery after a crash, say) checks, in case the completion was interrupted.
+    if (done !== false) await completeIfDone(db, bus, job.batchId);
     return undefined;
   };
 }

@@ -226,6 +226,49 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       ).toBe(403);
     });
 
+    it('an engine error is retried, and on the last attempt the chunk is stored as failed, counted once', async () => {
+      await worker.stop();
+      const res = await upload(sampleCsv(9, 501), 'text/csv', 'acct-failing');
+      const id = res.body.id as string;
+      const broken = {
+        async trace(): Promise<never> {
+          throw new Error('contact store unreachable');
+        },
+        async traceMany(): Promise<never> {
+          throw new Error('contact store unreachable');
+        },
+      };
+      const handler = createBatchChunkHandler({
+        db: system.db,
+        bus: system.bus,
+        engine: broken,
+        logger: silentLogger(),
+        config: { maxAttempts: 2 },
+      });
+      const delivery = (attempt: number) => ({
+        topic: 'job.batch.chunk',
+        payload: { batchId: id, accountId: 'acct-failing', fromRow: 1, toRow: 7 },
+        messageId: `batch:${id}:1`,
+        headers: {},
+        attempt,
+      });
+      await expect(handler(delivery(1))).rejects.toThrow('contact store unreachable');
+      expect((await status(id, 'acct-failing')).body).toMatchObject({ processed: 0, failed: 0 });
+      await handler(delivery(2));
+      await handler(delivery(2));
+      expect((await status(id, 'acct-failing')).body).toMatchObject({ processed: 7, failed: 7, matched: 0 });
+      const docs = (
+        await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-failing')
+      ).text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(docs.slice(0, 7).map((d) => [d.status, d.error])).toEqual(
+        Array(7).fill(['failed', 'skip trace failed after repeated errors']),
+      );
+      expect(docs[7].status).toBe('pending');
+    });
+
     it('partial export while running, a redelivered chunk does not double count, cancel and purge', async () => {
       // With the worker stopped, the test drives the chunk handler itself, twice for one chunk.
       await worker.stop();
