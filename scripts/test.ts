@@ -2,6 +2,9 @@
 // and Chromium are there, then lint, typecheck, unit tests, integration tests.
 // Integration tests run one file at a time: some restart PostgreSQL, Redis or RabbitMQ.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensureServices } from '@skiptrace/testing';
 
 function step(title: string, cmd: string, args: string[]): void {
@@ -16,10 +19,32 @@ function step(title: string, cmd: string, args: string[]): void {
 }
 
 const jest = ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci'];
+const reports = mkdtempSync(join(tmpdir(), 'skiptrace-test-'));
+const report = (name: string) => ['--json', `--outputFile=${join(reports, `${name}.json`)}`];
 console.log('== services');
 await ensureServices();
 step('chromium', 'bash', ['scripts/ensure-chromium.sh']);
 step('lint', 'pnpm', ['lint']);
 step('typecheck', 'pnpm', ['typecheck']);
-step('unit tests', process.execPath, [...jest, '--selectProjects', 'unit']);
-step('integration tests', process.execPath, [...jest, '--selectProjects', 'integration', '--runInBand']);
+step('unit tests', process.execPath, [...jest, '--selectProjects', 'unit', ...report('unit')]);
+step('integration tests', process.execPath, [
+  ...jest,
+  '--selectProjects',
+  'integration',
+  '--runInBand',
+  ...report('integration'),
+]);
+
+// One closing line in the plain form CI readers understand.
+let passed = 0;
+let failed = 0;
+for (const name of ['unit', 'integration']) {
+  const r = JSON.parse(readFileSync(join(reports, `${name}.json`), 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+  };
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+}
+console.log(`\n${passed} passed, ${failed} failed`);
+if (passed === 0 || failed > 0) process.exit(1);
