@@ -14,6 +14,8 @@ export const standaloneEnvSchema = z
     SKIPTRACE_DATA_DIR: z.string().default('.data'),
     /** PostgreSQL URL; absent: PGlite. */
     DATABASE_URL: z.string().optional(),
+    /** PostgreSQL connections this process may open (gateway, worker and dispatcher share them); default 10. */
+    DATABASE_POOL_MAX: int(1).max(200).default(10),
     /** RabbitMQ URL; absent: in-process bus. */
     AMQP_URL: z.string().optional(),
     /** Redis URL; absent: in-memory key-value store. */
