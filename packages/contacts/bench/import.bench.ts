@@ -13,26 +13,14 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { generateContacts } from '@skiptrace/matching';
+import { CONTACT_COLUMNS, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { findCandidates, importContacts } from '../src/index.ts';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const LOOKUPS = 10_000;
-const COLUMNS = [
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
-  'phone_1',
-  'phone_1_type',
-  'phone_2',
-  'phone_2_type',
-  'email_1',
-] as const;
+const COLUMNS = CONTACT_COLUMNS;
 
 const field = (v: string | null): string => (v === null ? '' : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 

@@ -29,6 +29,21 @@ export interface ContactRow {
   email_1: string | null;
 }
 
+/** ContactRow's fields in the canonical CSV column order. */
+export const CONTACT_COLUMNS = [
+  'street_address',
+  'city',
+  'state',
+  'zip_code',
+  'first_name',
+  'last_name',
+  'phone_1',
+  'phone_1_type',
+  'phone_2',
+  'phone_2_type',
+  'email_1',
+] as const satisfies readonly (keyof ContactRow)[];
+
 export interface GenerateOptions {
   /** Number of person rows to yield. */
   rows: number;

@@ -20,7 +20,7 @@ export { MATCH_THRESHOLD, WEIGHTS, buildMatchQuery, candidateKeys, rankCandidate
 export type { CandidateRecord, CandidateScore, MatchQuery, RankedCandidate } from './score.ts';
 export { normalizePhone, phoneType } from './phones.ts';
 export type { PhoneType } from './phones.ts';
-export { demoQueryFor, generateContacts } from './demo-data.ts';
+export { CONTACT_COLUMNS, demoQueryFor, generateContacts } from './demo-data.ts';
 export type { ContactRow, DemoQuery, GenerateOptions } from './demo-data.ts';
 export { hashString, mulberry32 } from './prng.ts';
 export { NICKNAME_GROUPS } from './tables/nicknames.ts';

@@ -7,24 +7,10 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { CONTACT_COLUMNS, demoQueryFor, generateContacts } from '@skiptrace/matching';
 import type { ContactRow } from '@skiptrace/matching';
 import type { Command } from '../command.ts';
 import { parseFlags, UsageError } from '../command.ts';
-
-export const DEMO_COLUMNS = [
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
-  'phone_1',
-  'phone_1_type',
-  'phone_2',
-  'phone_2_type',
-  'email_1',
-] as const satisfies readonly (keyof ContactRow)[];
 
 /** Characters handed to the output per write. */
 const CHUNK_CHARS = 64 * 1024;
@@ -45,9 +31,9 @@ function integerFlag(flags: Record<string, string | true>, name: string, fallbac
 }
 
 async function writeCsv(out: Writable, rows: Iterable<ContactRow>): Promise<void> {
-  let chunk = `${DEMO_COLUMNS.join(',')}\n`;
+  let chunk = `${CONTACT_COLUMNS.join(',')}\n`;
   for (const row of rows) {
-    chunk += `${DEMO_COLUMNS.map((column) => csvField(row[column])).join(',')}\n`;
+    chunk += `${CONTACT_COLUMNS.map((column) => csvField(row[column])).join(',')}\n`;
     if (chunk.length >= CHUNK_CHARS) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';
