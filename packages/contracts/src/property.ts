@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { isUsState } from './states.ts';
+import { normalizeState } from '@skiptrace/matching';
 
 /**
  * Limits the seed leaves open, decided here:
  * - strings are trimmed; street_address ≤ 200, city ≤ 100, names ≤ 100 characters;
- * - state is a USPS code or a full state/territory name, any case ("TX", "texas");
+ * - state is a USPS code, a full state/territory name or a common abbreviation, any case
+ *   ("TX", "texas", "Calif.") — exactly what the matcher understands (@skiptrace/matching);
  * - zip_code is ZIP5 or ZIP+4, with or without the hyphen ("78701", "78701-1234", "787011234").
  */
 export const LIMITS = {
@@ -25,7 +26,7 @@ export const Property = z
     state: z
       .string()
       .trim()
-      .refine(isUsState, 'must be a USPS state code or state name')
+      .refine((s) => normalizeState(s) !== null, 'must be a USPS state code or state name')
       .describe('State of the property: USPS code or full name'),
     zip_code: z
       .string()
