@@ -3,8 +3,8 @@
  * Redelivery is harmless: only rows still pending change, and the batch counters grow by
  * exactly the rows that changed, in the same transaction.
  */
-import { parseMessage, QUEUES, type Property, type TraceResult } from '@skiptrace/contracts';
-import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
+import { parseMessage, QUEUES, type TraceResult } from '@skiptrace/contracts';
+import { propertyOf, type PropertyColumns, type TraceEngine, type TraceOutcome } from '@skiptrace/core';
 import type { Consumer, Delivery, Handler, MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
@@ -19,15 +19,7 @@ export interface BatchChunkHandlerDeps {
   config?: Partial<Pick<BatchWorkerConfig, 'maxAttempts' | 'reuseTtlSeconds'>>;
 }
 
-interface PendingRow {
-  id: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string | null;
-  last_name: string | null;
-}
+type PendingRow = PropertyColumns & { id: string };
 
 interface RowOutcome {
   id: string;
@@ -59,13 +51,6 @@ export function addressKey(r: PendingRow): AddressKey {
   };
   return { key: [k.street, k.zip5, k.city, k.state, k.fn, k.ln].join('\u001f'), ...k };
 }
-
-const propertyOf = (r: PendingRow): Property => {
-  const p: Property = { street_address: r.street_address, city: r.city, state: r.state, zip_code: r.zip_code };
-  if (r.first_name) p.first_name = r.first_name;
-  if (r.last_name) p.last_name = r.last_name;
-  return p;
-};
 
 // $2 is one JSON object {id: outcome} that each row looks its outcome up in (a binary search
 // in the jsonb object). A join with jsonb_to_recordset(…) instead was planned, for a batch

@@ -5,6 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { TraceResult } from '@skiptrace/contracts';
+import type { PropertyColumns } from '@skiptrace/core';
 import type { Database } from '@skiptrace/storage';
 
 export const PHONE_COLUMNS = 5;
@@ -19,21 +20,15 @@ interface CsvTracedRow {
 }
 
 /** What the NDJSON export reads of a traced row. */
-interface NdjsonTracedRow {
+type NdjsonTracedRow = PropertyColumns & {
   row_number: number;
   id: string;
   status: string;
   error: string | null;
   results: TraceResult[];
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string | null;
-  last_name: string | null;
   created_at: Date;
   completed_at: Date | null;
-}
+};
 
 interface RejectRow {
   row_number: number;

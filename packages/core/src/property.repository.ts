@@ -24,7 +24,13 @@ const COLUMNS =
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
-export function propertyOf(row: PropertyRow): Property {
+/** The submitted property's columns of a row. */
+export type PropertyColumns = Pick<
+  PropertyRow,
+  'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name'
+>;
+
+export function propertyOf(row: PropertyColumns): Property {
   const p: Property = { street_address: row.street_address, city: row.city, state: row.state, zip_code: row.zip_code };
   if (row.first_name) p.first_name = row.first_name;
   if (row.last_name) p.last_name = row.last_name;
