@@ -53,6 +53,7 @@ try {
     REDIS_URL: testUrls().redisUrl,
     SKIPTRACE_DATA_DIR: dataDir,
     SKIPTRACE_DEMO_ROWS: '0',
+    API_RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: 'warn',
   };
   const system = spawn(

@@ -23,6 +23,8 @@ export const gatewayEnvSchema = z
     SYNC_DEADLINE_MS: int(1).max(120_000).default(10_000),
     /** Largest JSON request body, bytes; default 65536. */
     MAX_BODY_BYTES: int(1024).default(64 * 1024),
+    /** API requests per account per minute, shared by all replicas through Redis; 0 = off; default 30000. */
+    API_RATE_LIMIT_PER_MINUTE: int(0).default(30_000),
     /** pino level; default info. */
     LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
     /** Data directory of the embedded store; default .data. */

@@ -1,8 +1,10 @@
 import { buildOpenApiDocument } from '@skiptrace/contracts';
+import { createRateLimiter, type KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import { errorHandler, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import express, { type Request, type RequestHandler, type Router } from 'express';
+import { accountRateLimit } from './rate-limit.ts';
 import { skiptraceRoutes } from './routes/skiptrace.routes.ts';
 
 export interface GatewayConfig {
@@ -14,6 +16,8 @@ export interface GatewayConfig {
   publicUrl: string;
   /** Issuer (OAuth server) base URL, for the OpenAPI security scheme. */
   authUrl: string;
+  /** Requests per account per minute; 0 turns the limit off. */
+  rateLimitPerMinute: number;
 }
 
 export interface GatewayAuth {
@@ -29,6 +33,8 @@ export interface GatewayDeps {
   config: GatewayConfig;
   logger: Logger;
   health: Health;
+  /** Shared store for the per-account rate limit (Redis across replicas). */
+  kv: KeyValueStore;
   /** Extra routers mounted under /api/v1 after authentication, e.g. { '/webhooks': router }. */
   routers?: Record<string, Router>;
 }
@@ -50,6 +56,10 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
     res.json(openapi);
   });
   api.use(deps.auth.authenticate);
+  if (deps.config.rateLimitPerMinute > 0) {
+    const limiter = createRateLimiter(deps.kv, { limit: deps.config.rateLimitPerMinute, windowMs: 60_000 });
+    api.use(accountRateLimit(limiter, deps.config.rateLimitPerMinute));
+  }
   // Batch uploads stream their body into the store; every other JSON body is parsed here.
   const parseJson = express.json({ limit: deps.config.maxBodyBytes, strict: false });
   api.use((req, res, next) => (isBatchUpload(req) ? next() : parseJson(req, res, next)));

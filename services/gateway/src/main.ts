@@ -39,6 +39,7 @@ const app = createGatewayService({
   db,
   bus,
   auth,
+  kv,
   logger,
   health,
   config: {
@@ -46,6 +47,7 @@ const app = createGatewayService({
     maxBodyBytes: env.MAX_BODY_BYTES,
     publicUrl: env.publicUrl,
     authUrl: env.issuer,
+    rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
   },
   routers: {
     '/': createBatchesRouter({ db, bus, auth, logger, config: batchesConfigFromEnv(process.env).api }),

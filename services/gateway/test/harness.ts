@@ -1,5 +1,6 @@
 import type { Property } from '@skiptrace/contracts';
 import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
+import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
 import { ApiError, createHealth, silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
@@ -59,7 +60,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(syncDeadlineMs = 2_000): Promise<Harness> {
+export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute = 0): Promise<Harness> {
   const logger = silentLogger();
   const db = createPgliteDatabase({});
   await db.migrate();
@@ -72,7 +73,14 @@ export async function createHarness(syncDeadlineMs = 2_000): Promise<Harness> {
     auth: testAuth,
     logger,
     health: createHealth(),
-    config: { syncDeadlineMs, maxBodyBytes: 16 * 1024, publicUrl: 'http://test/api/v1', authUrl: 'http://test' },
+    kv: createMemoryKeyValue(),
+    config: {
+      syncDeadlineMs,
+      maxBodyBytes: 16 * 1024,
+      publicUrl: 'http://test/api/v1',
+      authUrl: 'http://test',
+      rateLimitPerMinute,
+    },
   });
   return {
     app,

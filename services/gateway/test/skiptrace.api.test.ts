@@ -181,6 +181,23 @@ describe('edges', () => {
     expect(unknown.body.error).toBe(1200);
   });
 
+  it('limits requests per account with 429, Retry-After and the Error body', async () => {
+    const limited = await createHarness(2_000, 3);
+    try {
+      for (let i = 0; i < 3; i++) {
+        await request(limited.app).get('/api/v1/property/skiptrace').set('Authorization', ALICE).expect(200);
+      }
+      const res = await request(limited.app).get('/api/v1/property/skiptrace').set('Authorization', ALICE);
+      expect(res.status).toBe(429);
+      expect(res.body.error).toBe(1300);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      // Another account has its own budget.
+      await request(limited.app).get('/api/v1/property/skiptrace').set('Authorization', BOB).expect(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('serves the OpenAPI document without a token', async () => {
     const res = await request(h.app).get('/api/v1/openapi.json').expect(200);
     expect(res.body.openapi).toBe('3.1.0');

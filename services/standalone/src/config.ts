@@ -28,6 +28,8 @@ export const standaloneEnvSchema = z
     SKIPTRACE_DEMO_ROWS: int(0).default(5000),
     /** Lets webhooks reach private and loopback addresses; default true in this mode (demos). */
     SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('true'),
+    /** API requests per account per minute; 0 = off; default 30000. */
+    API_RATE_LIMIT_PER_MINUTE: int(0).default(30_000),
     /** pino level; default info. */
     LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   })

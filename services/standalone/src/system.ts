@@ -91,6 +91,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     db,
     bus,
     auth: gatewayAuth,
+    kv,
     logger: log.child({ scope: 'gateway' }),
     health,
     config: {
@@ -98,6 +99,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
       maxBodyBytes: 64 * 1024,
       publicUrl: `${env.publicUrl}/api/v1`,
       authUrl: env.publicUrl,
+      rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     },
     routers: {
       '/': createBatchesRouter({ db, bus, auth: gatewayAuth, logger: log, config: batchesConfig.api }),

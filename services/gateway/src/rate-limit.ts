@@ -1,0 +1,32 @@
+import type { RateLimiter } from '@skiptrace/kv';
+import { ApiError } from '@skiptrace/runtime';
+import type { RequestHandler } from 'express';
+
+/**
+ * Per-account request limit on the API (fixed window in the key-value store, so every
+ * gateway replica shares it). Over the limit: 429 with Retry-After and the Error body.
+ * When the store is unreachable the request goes through: a rate limit must not turn a
+ * Redis outage into an API outage.
+ */
+export function accountRateLimit(limiter: RateLimiter, limitPerWindow: number): RequestHandler {
+  return async (req, res, next) => {
+    const accountId = req.auth?.accountId;
+    if (!accountId) return next();
+    let decision;
+    try {
+      decision = await limiter.consume(`api:${accountId}`);
+    } catch (err) {
+      req.log.warn({ err }, 'rate limiter unavailable; request allowed');
+      return next();
+    }
+    res.setHeader('RateLimit-Limit', String(limitPerWindow));
+    res.setHeader('RateLimit-Remaining', String(decision.remaining));
+    if (decision.allowed) return next();
+    const seconds = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    next(
+      new ApiError('rate_limited', `too many requests for this account; retry after ${seconds} s`, {
+        'Retry-After': seconds,
+      }),
+    );
+  };
+}
