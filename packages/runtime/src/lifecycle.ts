@@ -48,7 +48,7 @@ export function createShutdown(logger: Logger, stepTimeoutMs = 15_000): Shutdown
  * For main.ts only: runs the shutdown on SIGTERM/SIGINT and exits. A second signal
  * exits at once.
  */
-export function exitOnSignals(shutdown: Shutdown, logger: Logger): void {
+export function exitOnSignals(shutdown: Pick<Shutdown, 'run'>, logger: Logger): void {
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) process.exit(130);

@@ -4,6 +4,6 @@ import { createSystem } from './system.ts';
 
 const logger = createLogger({ name: 'skiptrace', level: process.env.LOG_LEVEL ?? 'info' });
 const system = await createSystem(process.env, logger);
-exitOnSignals({ add: () => undefined, run: (reason) => system.stop(reason) }, logger);
+exitOnSignals({ run: (reason) => system.stop(reason) }, logger);
 const url = await system.start();
 logger.info({ url }, 'skip-trace platform listening');
