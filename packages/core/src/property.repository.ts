@@ -22,6 +22,11 @@ export interface PropertyRow {
 const COLUMNS =
   'id, account_id, street_address, city, state, zip_code, first_name, last_name, batch_id, status, error, results, created_at, completed_at';
 
+/** COLUMNS qualified by the alias `p`, for statements that join another relation. */
+const ALIASED_COLUMNS = COLUMNS.split(', ')
+  .map((c) => `p.${c}`)
+  .join(', ');
+
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /** The submitted property's columns of a row. */
@@ -50,13 +55,39 @@ export function toResponse(row: PropertyRow): PropertyResponse {
   return out;
 }
 
-export async function insertProperty(sql: Sql, accountId: string, p: Property): Promise<PropertyRow> {
+export interface NewProperty {
+  accountId: string;
+  property: Property;
+}
+
+/** Stores the properties in one statement; rows come back in the order given. */
+export async function insertProperties(sql: Sql, items: NewProperty[]): Promise<PropertyRow[]> {
+  const column = (pick: (p: Property) => string | undefined) => items.map(({ property }) => pick(property) ?? null);
+  // Ids come from the sequence in the order the ordered SELECT feeds the rows in, so sorting
+  // the returned rows by id restores the input order.
   const { rows } = await sql.query<PropertyRow>(
     `INSERT INTO properties (account_id, street_address, city, state, zip_code, first_name, last_name)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-    [accountId, p.street_address, p.city, p.state, p.zip_code, p.first_name ?? null, p.last_name ?? null],
+     SELECT a, s, c, st, z, f, l
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+       WITH ORDINALITY AS t(a, s, c, st, z, f, l, n)
+     ORDER BY n
+     RETURNING ${COLUMNS}`,
+    [
+      items.map((i) => i.accountId),
+      column((p) => p.street_address),
+      column((p) => p.city),
+      column((p) => p.state),
+      column((p) => p.zip_code),
+      column((p) => p.first_name),
+      column((p) => p.last_name),
+    ],
   );
-  return rows[0]!;
+  return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+}
+
+export async function insertProperty(sql: Sql, accountId: string, property: Property): Promise<PropertyRow> {
+  const [row] = await insertProperties(sql, [{ accountId, property }]);
+  return row!;
 }
 
 export async function getProperty(sql: Sql, accountId: string, id: string): Promise<PropertyRow | undefined> {
@@ -94,19 +125,46 @@ export async function deleteProperty(sql: Sql, accountId: string, id: string): P
   return rowCount > 0;
 }
 
+export type StoredOutcome = {
+  status: Exclude<PropertyResponse['status'], 'pending'>;
+  results: TraceResult[];
+  error?: string;
+};
+
 /**
- * Stores the outcome once: only a pending row changes, so a redelivered job cannot
- * overwrite a result. Returns the row as stored (changed or not), or undefined when erased.
+ * Stores each outcome once, in one statement: only a pending row changes, so a redelivered
+ * job cannot overwrite a result. Returns each row as stored (changed or not), in the order
+ * given, or undefined where the property was erased.
  */
-export async function completeProperty(
+export async function completeProperties(
   sql: Sql,
-  id: string,
-  outcome: { status: Exclude<PropertyResponse['status'], 'pending'>; results: TraceResult[]; error?: string },
-): Promise<PropertyRow | undefined> {
+  items: { id: string; outcome: StoredOutcome }[],
+): Promise<(PropertyRow | undefined)[]> {
   const { rows } = await sql.query<PropertyRow>(
-    `UPDATE properties SET status = $2, results = $3::jsonb, error = $4, completed_at = now()
-     WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
-    [id, outcome.status, JSON.stringify(outcome.results), outcome.error ?? null],
+    `UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error, completed_at = now()
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, status, results, error)
+     WHERE p.id = u.id AND p.status = 'pending'
+     RETURNING ${ALIASED_COLUMNS}`,
+    [
+      items.map((i) => i.id),
+      items.map((i) => i.outcome.status),
+      items.map((i) => JSON.stringify(i.outcome.results)),
+      items.map((i) => i.outcome.error ?? null),
+    ],
   );
-  return rows[0] ?? (await getPropertyById(sql, id));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const missing = items.filter((i) => !byId.has(i.id)).map((i) => i.id);
+  if (missing.length > 0) {
+    // Already finished (a redelivery) or erased: report the row as it is.
+    const found = await sql.query<PropertyRow>(`SELECT ${COLUMNS} FROM properties WHERE id = ANY($1::bigint[])`, [
+      missing,
+    ]);
+    for (const row of found.rows) byId.set(row.id, row);
+  }
+  return items.map((i) => byId.get(i.id));
+}
+
+export async function completeProperty(sql: Sql, id: string, outcome: StoredOutcome): Promise<PropertyRow | undefined> {
+  const [row] = await completeProperties(sql, [{ id, outcome }]);
+  return row;
 }

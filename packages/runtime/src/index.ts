@@ -4,3 +4,4 @@ export * from './lifecycle.ts';
 export * from './api-error.ts';
 export * from './http.ts';
 export * from './health.ts';
+export * from './batcher.ts';

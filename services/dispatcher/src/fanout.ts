@@ -1,10 +1,11 @@
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { Delivery } from '@skiptrace/messaging';
+import { createBatcher } from '@skiptrace/runtime';
 import { MESSAGES, type MessageName } from '@skiptrace/contracts';
 import type { WebhookConfig } from './config.ts';
 import type { Clock } from './delivery-attempt.ts';
-import { fanOut, member } from './message.repository.ts';
+import { fanOut, member, type FanOutEvent } from './message.repository.ts';
 
 export interface FanoutDeps {
   db: Database;
@@ -24,26 +25,36 @@ export class InvalidEventError extends Error {
  * matching enabled endpoint of the event's account, and schedules them for now.
  * Idempotent on the bus messageId: a redelivery stores nothing new. Throwing makes
  * the bus redeliver (and dead-letter an event that can never be handled).
+ *
+ * Events that arrive together (the consumer's prefetch) are stored together, so under load
+ * the store sees a few statements per batch instead of per event.
  */
 export function createFanout(deps: FanoutDeps) {
   const { db, kv, config, clock } = deps;
+
+  async function storeAndSchedule(events: FanOutEvent[]): Promise<number[]> {
+    const scheduled = await fanOut(db, events);
+    const now = clock.now();
+    const rows = scheduled.flat();
+    await Promise.all(rows.map((row) => kv.schedule(config.scheduleName, member(row.id, row.endpoint_id), now)));
+    if (rows.length > 0) deps.onScheduled?.();
+    return scheduled.map((messages) => messages.length);
+  }
+  const store = createBatcher(storeAndSchedule, { maxBatch: 256, maxConcurrent: 2 });
+
   return async function handleEvent(delivery: Delivery): Promise<number> {
     const topic = delivery.topic as MessageName;
     if (!topic.startsWith('event.') || !(topic in MESSAGES)) throw new InvalidEventError(`unknown event ${topic}`);
     const parsed = MESSAGES[topic].safeParse(delivery.payload);
     if (!parsed.success) throw new InvalidEventError(`${topic} payload: ${parsed.error.message}`);
     const event = parsed.data as { accountId: string; data: unknown };
-    const now = clock.now();
-    const rows = await fanOut(db, {
+    return store({
       eventId: delivery.messageId,
       accountId: event.accountId,
       eventType: topic.slice('event.'.length),
       // Minified once and stored: these exact bytes are signed and sent on every attempt.
       payload: JSON.stringify(event.data),
-      now: new Date(now),
+      now: new Date(clock.now()),
     });
-    await Promise.all(rows.map((row) => kv.schedule(config.scheduleName, member(row.id, row.endpoint_id), now)));
-    if (rows.length > 0) deps.onScheduled?.();
-    return rows.length;
   };
 }

@@ -31,35 +31,58 @@ export function parseMember(value: string): { messageId: string; endpointId: str
   return { messageId: value.slice(0, at), endpointId: value.slice(at + 1) };
 }
 
+export interface FanOutEvent {
+  eventId: string;
+  accountId: string;
+  eventType: string;
+  payload: string;
+  now: Date;
+}
+
+export type ScheduledMessage = { id: string; endpoint_id: string };
+
 /**
- * Stores one message per matching enabled endpoint; a redelivered event inserts nothing.
- * Returns every not-yet-attempted pending message of the event (new or left unscheduled
- * by a crash), which the caller (re)schedules — the lease makes that harmless.
+ * Stores one message per matching enabled endpoint of each event, in at most three
+ * statements for the whole list; a redelivered event inserts nothing. Returns, per event,
+ * every not-yet-attempted pending message (new or left unscheduled by a crash), which the
+ * caller (re)schedules — the lease makes that harmless. An event whose account has no
+ * matching enabled endpoint costs only its share of the first query.
  */
-export async function fanOut(
-  sql: Sql,
-  e: { eventId: string; accountId: string; eventType: string; payload: string; now: Date },
-): Promise<{ id: string; endpoint_id: string }[]> {
-  const endpoints = await sql.query<{ id: string }>(
-    `SELECT id FROM webhook_endpoints
-     WHERE account_id = $1 AND enabled AND (events IS NULL OR $2 = ANY(events))`,
-    [e.accountId, e.eventType],
+export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<ScheduledMessage[][]> {
+  const { rows: endpoints } = await sql.query<{ id: string; account_id: string; events: string[] | null }>(
+    `SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::text[]) AND enabled`,
+    [[...new Set(events.map((e) => e.accountId))]],
   );
-  if (endpoints.rows.length > 0) {
-    const ids = endpoints.rows.map(() => randomId('msg'));
-    await sql.query(
-      `INSERT INTO webhook_messages (id, endpoint_id, account_id, event_id, event_type, payload, next_attempt_at)
-       SELECT m, ep, $3, $4, $5, $6, $7 FROM unnest($1::text[], $2::text[]) AS t(m, ep)
-       ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-      [ids, endpoints.rows.map((r) => r.id), e.accountId, e.eventId, e.eventType, e.payload, e.now],
-    );
-  }
-  const { rows } = await sql.query<{ id: string; endpoint_id: string }>(
-    `SELECT id, endpoint_id FROM webhook_messages
-     WHERE event_id = $1 AND status = 'pending' AND attempt_count = 0 AND lease_until IS NULL`,
-    [e.eventId],
+  const out: ScheduledMessage[][] = events.map(() => []);
+  const matched = events.flatMap((e) =>
+    endpoints
+      .filter((ep) => ep.account_id === e.accountId && (ep.events === null || ep.events.includes(e.eventType)))
+      .map((ep) => ({ e, endpointId: ep.id })),
   );
-  return rows;
+  if (matched.length === 0) return out;
+  await sql.query(
+    `INSERT INTO webhook_messages (id, endpoint_id, account_id, event_id, event_type, payload, next_attempt_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+     ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
+    [
+      matched.map(() => randomId('msg')),
+      matched.map((m) => m.endpointId),
+      matched.map((m) => m.e.accountId),
+      matched.map((m) => m.e.eventId),
+      matched.map((m) => m.e.eventType),
+      matched.map((m) => m.e.payload),
+      matched.map((m) => m.e.now.toISOString()),
+    ],
+  );
+  const { rows } = await sql.query<ScheduledMessage & { event_id: string }>(
+    `SELECT id, endpoint_id, event_id FROM webhook_messages
+     WHERE event_id = ANY($1::text[]) AND status = 'pending' AND attempt_count = 0 AND lease_until IS NULL`,
+    [[...new Set(matched.map((m) => m.e.eventId))]],
+  );
+  events.forEach((e, i) => {
+    for (const row of rows) if (row.event_id === e.eventId) out[i]!.push({ id: row.id, endpoint_id: row.endpoint_id });
+  });
+  return out;
 }
 
 /** Takes ownership of due pending messages until leaseUntil; others' leases are respected. */

@@ -1,16 +1,18 @@
-import { parseMessage, QUEUES } from '@skiptrace/contracts';
+import { parseMessage, QUEUES, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
 import {
+  completeProperties,
   completeProperty,
-  getPropertyById,
   propertyOf,
   publishPlantAdded,
   publishTraceCompleted,
   toResponse,
+  type PropertyRow,
   type TraceEngine,
 } from '@skiptrace/core';
 import type { Consumer, Delivery, MessageBus } from '@skiptrace/messaging';
-import type { Logger } from '@skiptrace/runtime';
+import { createBatcher, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
+import type { z } from 'zod';
 
 export interface WorkerConfig {
   /** Unacknowledged jobs one worker holds at once. */
@@ -27,32 +29,55 @@ export interface WorkerDeps {
   config: WorkerConfig;
 }
 
-/** The skip-trace worker: consumes jobs, traces, stores, replies, emits events. */
+type Job = z.infer<typeof SkipTraceJob>;
+
+/** Batches of jobs traced at once per worker (each is one lookup and one UPDATE). */
+const CONCURRENT_BATCHES = 2;
+
+/**
+ * The skip-trace worker: consumes jobs, traces, stores, replies, emits events.
+ *
+ * Jobs that arrive together are traced together: one contact lookup and one UPDATE serve
+ * every job the worker holds (up to its prefetch), so under load the cost per job falls
+ * instead of the queue growing. A lone job is still handled at once.
+ */
 export function createWorkerService({ db, bus, engine, logger, config }: WorkerDeps) {
   let consumer: Consumer | undefined;
 
+  /** Publishes the job's events; resolves once the broker has confirmed both. */
+  async function announce(row: PropertyRow): Promise<PropertyResponse> {
+    const response = toResponse(row);
+    await Promise.all([
+      publishPlantAdded(bus, row.account_id, { ...propertyOf(row), id: Number(row.id) }),
+      publishTraceCompleted(bus, row.account_id, response),
+    ]);
+    return response;
+  }
+
+  // The stored row decides: a redelivered job finds its result already stored and
+  // re-announces it (the dispatcher drops events it has seen, by message id), so a crash
+  // between storing and publishing loses no event. An erased property yields nothing.
+  async function traceJobs(jobs: Job[]): Promise<(PropertyResponse | undefined | Error)[]> {
+    const outcomes = await engine.traceMany(jobs.map((job) => job.property));
+    const rows = await completeProperties(
+      db,
+      jobs.map((job, i) => ({ id: String(job.propertyId), outcome: outcomes[i]! })),
+    );
+    const announced = await Promise.allSettled(rows.map((row) => (row ? announce(row) : undefined)));
+    return announced.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error)));
+  }
+
+  const traceBatched = createBatcher(traceJobs, { maxBatch: config.prefetch, maxConcurrent: CONCURRENT_BATCHES });
+
   async function handle(delivery: Delivery) {
     const job = parseMessage('job.skiptrace', delivery.payload);
-    const id = String(job.propertyId);
-    const row = await getPropertyById(db, id);
-    if (!row) return undefined; // erased before it was traced: nothing to do
-    if (row.status !== 'pending') return toResponse(row); // redelivery of a finished job
-    const property = propertyOf(row);
     try {
-      // The plant.added event and the trace are independent: overlap their round trips.
-      const [, outcome] = await Promise.all([
-        publishPlantAdded(bus, row.account_id, { ...property, id: Number(id) }),
-        engine.trace(property),
-      ]);
-      const stored = await completeProperty(db, id, outcome);
-      if (!stored) return undefined;
-      const response = toResponse(stored);
-      await publishTraceCompleted(bus, stored.account_id, response);
-      return response;
+      return await traceBatched(job);
     } catch (err) {
       if (delivery.attempt < config.maxAttempts) throw err;
       // Last attempt: record the failure so callers polling the id see it, then let the
       // bus dead-letter the job with its reason for an operator to inspect.
+      const id = String(job.propertyId);
       logger.error({ err, id }, 'skip trace failed on its last attempt');
       const failed = await completeProperty(db, id, {
         status: 'failed',

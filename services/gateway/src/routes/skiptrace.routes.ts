@@ -4,14 +4,15 @@ import {
   deleteProperty,
   findIdempotent,
   getProperty,
-  insertProperty,
+  insertProperties,
   listProperties,
   rememberIdempotent,
   requestHash,
   toResponse,
+  type NewProperty,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
-import { ApiError, notFound, unavailable } from '@skiptrace/runtime';
+import { ApiError, createBatcher, notFound, unavailable } from '@skiptrace/runtime';
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../gateway.service.ts';
@@ -30,6 +31,11 @@ function decodeCursor(cursor: string): string {
 export function skiptraceRoutes(deps: GatewayDeps): Router {
   const { db, bus, auth, config } = deps;
   const router = Router();
+  // Concurrent submissions share one INSERT (and one commit) instead of one each.
+  const insert = createBatcher((items: NewProperty[]) => insertProperties(db, items), {
+    maxBatch: 200,
+    maxConcurrent: 4,
+  });
 
   router.post('/property/skiptrace', auth.requireScope('write'), async (req, res) => {
     if (!req.is('application/json')) {
@@ -47,7 +53,7 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     }
     // Refuse quickly while the broker is known to be down, before anything is stored.
     if (!bus.isReady()) throw unavailable('the broker');
-    const row = await insertProperty(db, account(req), property);
+    const row = await insert({ accountId: account(req), property });
     if (key && !(await rememberIdempotent(db, account(req), key, hash, row.id))) {
       // A concurrent request with the same key won; answer with its property instead.
       await deleteProperty(db, account(req), row.id);
