@@ -8,6 +8,7 @@ import amqp from 'amqplib';
 import type { ChannelModel, ConfirmChannel, RecoveringChannelModel } from 'amqplib';
 import { BusUnavailableError } from './bus.port.ts';
 import { errorMessage } from './bus-logger.ts';
+import { coalesceFrameWrites } from './rabbitmq-write-coalescing.ts';
 import type { BusLogger } from './bus-logger.ts';
 
 export interface Session {
@@ -74,6 +75,7 @@ export async function openRabbitConnection(options: ConnectionOptions): Promise<
   }
 
   async function establish(model: ChannelModel): Promise<void> {
+    if (!coalesceFrameWrites(model)) logger.warn({}, 'amqplib internals changed: frame writes are not coalesced');
     try {
       const channel = await model.createConfirmChannel();
       channel.on('error', (err: Error) => logger.warn({ err: errorMessage(err) }, 'publisher channel error'));
