@@ -83,18 +83,27 @@ export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Datab
     },
 
     copyRows(table, columns, rows) {
+      return db.copyText(table, columns, copyChunks(rows, columns.length));
+    },
+
+    copyText(table, columns, chunks) {
       const statement = copyStatement(table, columns, "'/dev/blob'");
       return pglite.transaction(async (tx) => {
         let written = 0;
         let parts: string[] = [];
         let size = 0;
-        for await (const chunk of copyChunks(rows, columns.length)) {
+        for await (const chunk of chunks) {
           parts.push(chunk);
           size += chunk.length;
-          if (size >= BLOB_BATCH_SIZE) {
+          // Each blob must end at a row boundary: cut after the chunk's last newline and
+          // carry the rest (a chunk without one keeps accumulating).
+          const end = size >= BLOB_BATCH_SIZE ? chunk.lastIndexOf('\n') + 1 : 0;
+          if (end > 0) {
+            const rest = chunk.slice(end);
+            parts[parts.length - 1] = chunk.slice(0, end);
             written += await copyBatch(tx, statement, parts);
-            parts = [];
-            size = 0;
+            parts = rest === '' ? [] : [rest];
+            size = rest.length;
           }
         }
         if (parts.length > 0) written += await copyBatch(tx, statement, parts);

@@ -110,10 +110,15 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
     },
 
     copyRows(table, columns, rows) {
+      return db.copyText(table, columns, copyChunks(rows, columns.length));
+    },
+
+    copyText(table, columns, chunks) {
+      const statement = copyStatement(table, columns, 'STDIN');
       return withClient(async (client) => {
-        const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN')));
+        const stream = client.query(copyFrom(statement));
         // pipeline waits for 'drain' whenever the socket is behind (back-pressure).
-        await pipeline(Readable.from(copyChunks(rows, columns.length)), stream);
+        await pipeline(Readable.from(chunks), stream);
         return stream.rowCount;
       }, true);
     },

@@ -33,6 +33,15 @@ export interface Database extends Sql {
    * values are strings, numbers, booleans, null or objects (written as JSON). Returns rows written.
    */
   copyRows(table: string, columns: string[], rows: AsyncIterable<unknown[]> | Iterable<unknown[]>): Promise<number>;
+  /**
+   * Bulk-loads text that is already in COPY text format (values tab-separated and escaped
+   * as encodeCopyValue does, `\N` for NULL, each row ending in a newline) into
+   * table(columns). Chunks may split a row anywhere except inside a surrogate pair (each
+   * chunk is encoded to UTF-8 on its own); nothing is buffered beyond what the adapter
+   * sends at once. For callers that encode their rows themselves, so a row costs
+   * one string and a chunk one await. Writes all or nothing; returns rows written.
+   */
+  copyText(table: string, columns: string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<number>;
   /** Applies pending migrations; safe when several processes start at once (advisory lock). */
   migrate(): Promise<string[]>;
   /** Resolves when a trivial query succeeds (readiness). */

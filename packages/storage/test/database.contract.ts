@@ -3,6 +3,7 @@
  * database-postgres.int.test.ts). Migration tests live in migrate.contract.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { encodeCopyValue } from '../src/copy-text.ts';
 import type { Database } from '../src/database.port.ts';
 import { describeMigrateContract } from './migrate.contract.ts';
 
@@ -32,6 +33,24 @@ const AWKWARD: unknown[][] = [
 
 /** Bulk rows get ids above BULK_OFFSET, clear of the other tests' rows. */
 const BULK_OFFSET = 10_000;
+/** copyText rows get ids above TEXT_OFFSET. */
+const TEXT_OFFSET = 2_000_000;
+
+const copyLine = (row: readonly unknown[]): string => `${row.map(encodeCopyValue).join('\t')}\n`;
+
+/**
+ * Cuts text into pieces of about `size` UTF-16 units wherever that falls (inside rows and
+ * escapes), though not inside a surrogate pair: each piece is encoded to UTF-8 on its own.
+ */
+function* pieces(text: string, size: number): Generator<string> {
+  for (let i = 0; i < text.length;) {
+    let end = Math.min(text.length, i + size);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end++;
+    yield text.slice(i, end);
+    i = end;
+  }
+}
 
 async function* generateRows(count: number): AsyncGenerator<unknown[]> {
   for (let i = 1; i <= count; i++) {
@@ -141,6 +160,56 @@ export function describeDatabaseContract(harness: DatabaseHarness): void {
       );
       expect((await db.query('SELECT 1 FROM copy_target WHERE id > 900000')).rowCount).toBe(0);
       await expect(db.copyRows('copy_target', ['id'], [])).resolves.toBe(0);
+    });
+
+    it('copies pre-encoded COPY text cut into arbitrary chunks', async () => {
+      const columns = ['id', 'Note Text', 'doc', 'big', 'flag'];
+      const awkward = AWKWARD.map(([id, ...rest]) => [TEXT_OFFSET + (id as number), ...rest]);
+      async function* chunks(): AsyncGenerator<string> {
+        yield* pieces(awkward.map(copyLine).join(''), 3);
+      }
+      await expect(db.copyText('copy_target', columns, chunks())).resolves.toBe(awkward.length);
+      const { rows } = await db.query<Record<string, unknown>>(
+        'SELECT id, "Note Text", doc, big, flag FROM copy_target WHERE id > $1 AND id < $2 ORDER BY id',
+        [TEXT_OFFSET, TEXT_OFFSET + 1000],
+      );
+      expect(rows.map((row) => columns.map((column) => row[column]))).toEqual(awkward);
+    });
+
+    it('copies more COPY text than one write holds, split across row boundaries', async () => {
+      // About 10 MB, more than PGlite hands over in one blob, in pieces that end mid-row.
+      const count = 120_000;
+      let text = '';
+      for (let i = 1; i <= count; i++) {
+        text += copyLine([TEXT_OFFSET + 1000 + i, `text row ${i} ${'x'.repeat(40)}`, { i }, String(i), i % 3 === 0]);
+      }
+      expect(text.length).toBeGreaterThan(9 * 1024 * 1024);
+      await expect(
+        db.copyText('copy_target', ['id', 'Note Text', 'doc', 'big', 'flag'], pieces(text, 65_521)),
+      ).resolves.toBe(count);
+      const { rows } = await db.query<{ n: string; ids: string; flags: string }>(
+        `SELECT count(*) AS n, sum(id - $1) AS ids, count(*) FILTER (WHERE flag) AS flags
+         FROM copy_target WHERE id > $1 AND "Note Text" LIKE 'text row %'`,
+        [TEXT_OFFSET + 1000],
+      );
+      expect(rows[0]).toEqual({ n: String(count), ids: String((count * (count + 1)) / 2), flags: String(count / 3) });
+    });
+
+    it('writes no COPY text when it fails part-way', async () => {
+      const good = copyLine([TEXT_OFFSET + 900_001, 'ok', null, null, null]);
+      await expect(
+        db.copyText('copy_target', ['id', 'Note Text', 'doc', 'big', 'flag'], [good, '900002\tshort\n']),
+      ).rejects.toThrow();
+      async function* failing(): AsyncGenerator<string> {
+        yield good;
+        throw new Error('source failed');
+      }
+      await expect(db.copyText('copy_target', ['id', 'Note Text', 'doc', 'big', 'flag'], failing())).rejects.toThrow(
+        'source failed',
+      );
+      expect((await db.query('SELECT 1 FROM copy_target WHERE id > $1', [TEXT_OFFSET + 900_000])).rowCount).toBe(0);
+      await expect(db.copyText('copy_target', ['id'], [])).resolves.toBe(0);
+      await expect(db.query('SELECT 1')).resolves.toMatchObject({ rowCount: 1 });
     });
 
     it('maps bigint, timestamps, dates, numeric and json the same way', async () => {
