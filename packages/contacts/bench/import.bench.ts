@@ -3,18 +3,21 @@
  * server), in a fresh database that is dropped afterwards:
  *   node packages/contacts/bench/import.bench.ts [rows=1000000]
  * 1. writes `rows` demo contacts (generateContacts, seed 1) to a temporary canonical CSV;
- * 2. imports it with importContacts: rows/s and peak RSS (sampled every 50 ms);
+ * 2. imports it with importContacts: rows/s, CPU time per row of this process and of the
+ *    database's PostgreSQL backends (from /proc, when PostgreSQL runs on this machine), and
+ *    peak RSS (sampled every 50 ms);
  * 3. single-key findCandidates over 10,000 random stored keys: p50/p99 latency (ms);
  *    plus one 500-key batch lookup.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { CONTACT_COLUMNS, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase } from '@skiptrace/storage';
+import type { Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { findCandidates, importContacts } from '../src/index.ts';
 
@@ -38,6 +41,28 @@ async function writeDemoCsv(path: string): Promise<void> {
   await finished(out);
 }
 
+/**
+ * CPU time (ms) of this database's PostgreSQL backends, by pid, from /proc (PostgreSQL on
+ * this machine only; empty otherwise). Wall-clock rates on a shared machine are noisy, CPU
+ * time per row is not.
+ */
+async function backendCpu(db: Database): Promise<Map<number, number>> {
+  const cpu = new Map<number, number>();
+  const { rows } = await db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const tick = 1000 / 100; // USER_HZ
+  for (const { pid } of rows) {
+    try {
+      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * tick);
+    } catch {
+      // not local, or gone
+    }
+  }
+  return cpu;
+}
+
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -54,12 +79,23 @@ try {
   const rssBefore = process.memoryUsage.rss();
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
+  const pgBefore = await backendCpu(db);
+  const load = loadavg()[0]!;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const counts = await importContacts(db, createReadStream(csv, { highWaterMark: 256 * 1024 }), { format: 'csv' });
+  const cpu = process.cpuUsage(cpuBefore);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
+  let pgMs = 0;
+  for (const [pid, ms] of await backendCpu(db)) pgMs += ms - (pgBefore.get(pid) ?? 0);
+  const perRow = (ms: number): string => `${((ms * 1000) / counts.read).toFixed(2)} µs/row`;
   console.log(
-    `import: ${JSON.stringify(counts)} in ${seconds.toFixed(2)} s = ${Math.round(counts.read / seconds)} rows/s`,
+    `import: ${JSON.stringify(counts)} in ${seconds.toFixed(2)} s = ${Math.round(counts.read / seconds)} rows/s ` +
+      `(load average ${load.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end)`,
+  );
+  console.log(
+    `cpu: node ${perRow((cpu.user + cpu.system) / 1000)}, PostgreSQL backends ${pgMs > 0 ? perRow(pgMs) : 'n/a'}`,
   );
   console.log(`rss: before ${mb(rssBefore)}, peak during import ${mb(peakRss)}`);
 

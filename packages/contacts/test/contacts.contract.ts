@@ -89,6 +89,22 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
       expect(rows[0]!.n).toBe(2);
     });
 
+    it('counts rows repeated in the file as duplicates, in a later batch or the same one', async () => {
+      const header = 'street_address,city,state,zip_code,first_name,last_name,phone_1';
+      const row = (n: number): string => `${n} Birch Rd,Austin,TX,78701,Al,Roe,512-555-01${n}`;
+      // Batches of 2: [10, 11] is stored as it is; [12, 10] meets 10 again.
+      const later = await runImport(db, [header, row(10), row(11), row(12), row(10), ''].join('\n'), { batchSize: 2 });
+      expect(later.counts).toEqual({ read: 4, imported: 3, duplicates: 1, rejected: 0 });
+      await db.query('TRUNCATE contacts');
+      const same = await runImport(db, [header, row(20), row(21), row(20), row(22), ''].join('\n'));
+      expect(same.counts).toEqual({ read: 4, imported: 3, duplicates: 1, rejected: 0 });
+      const { rows } = await db.query<{ n: number }>('SELECT count(DISTINCT row_hash)::int AS n FROM contacts');
+      expect(rows[0]!.n).toBe(3);
+      // A new file whose first batches are new and a later one is already stored.
+      const mixed = await runImport(db, [header, row(23), row(24), row(20), ''].join('\n'), { batchSize: 2 });
+      expect(mixed.counts).toEqual({ read: 3, imported: 2, duplicates: 1, rejected: 0 });
+    });
+
     it('lets a map override the aliases', async () => {
       const csv = 'Address,Situs,City,State,Zip,Tel\n1 Wrong Way,5 Right Rd,Austin,TX,78701,512-555-0110\n';
       const { counts } = await runImport(db, csv, { map: { street_address: 'Situs', phone_1: 'Tel' } });

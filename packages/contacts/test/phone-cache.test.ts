@@ -25,6 +25,8 @@ describe('toE164', () => {
     const prefixes = Array.from({ length: 300 }, () => String(200_000 + (random.next().value % 800_000)));
     // Caribbean NANP prefixes whose validity depends on the line number (not memoised).
     prefixes.push('246521', '246522', '876606');
+    // Puerto Rico (memoised like the US and Canada).
+    prefixes.push('787555', '787200', '939999');
     for (let i = 0; i < 6000; i++) {
       const digits =
         prefixes[random.next().value % prefixes.length]! + String(random.next().value % 10_000).padStart(4, '0');
