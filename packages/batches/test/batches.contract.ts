@@ -251,6 +251,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         messageId: `batch:${id}:1`,
         headers: {},
         attempt,
+        reply: () => {},
       });
       await expect(handler(delivery(1))).rejects.toThrow('contact store unreachable');
       expect((await status(id, 'acct-failing')).body).toMatchObject({ processed: 0, failed: 0 });
@@ -276,10 +277,24 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       const id = res.body.id as string;
       const handler = createBatchChunkHandler({ db: system.db, bus: system.bus, engine, logger: silentLogger() });
       const job = { batchId: id, accountId: 'acct-manual', fromRow: 1, toRow: 7 };
-      await handler({ topic: 'job.batch.chunk', payload: job, messageId: `batch:${id}:1`, headers: {}, attempt: 1 });
+      await handler({
+        topic: 'job.batch.chunk',
+        payload: job,
+        messageId: `batch:${id}:1`,
+        headers: {},
+        attempt: 1,
+        reply: () => {},
+      });
       const once = (await status(id, 'acct-manual')).body;
       expect(once).toMatchObject({ status: 'running', processed: 7, matched: 7 });
-      await handler({ topic: 'job.batch.chunk', payload: job, messageId: `batch:${id}:1`, headers: {}, attempt: 2 });
+      await handler({
+        topic: 'job.batch.chunk',
+        payload: job,
+        messageId: `batch:${id}:1`,
+        headers: {},
+        attempt: 2,
+        reply: () => {},
+      });
       expect((await status(id, 'acct-manual')).body).toMatchObject({ processed: 7, matched: 7 });
       const partial = await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-manual');
       const docs = partial.text
@@ -298,6 +313,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         messageId: 'x',
         headers: {},
         attempt: 1,
+        reply: () => {},
       });
       expect((await status(id, 'acct-manual')).body).toMatchObject({ status: 'cancelled', processed: 7 });
       const after = await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-manual');

@@ -27,6 +27,12 @@ export interface Delivery {
   headers: Record<string, string>;
   /** 1 on the first delivery, counts up on each redelivery. */
   attempt: number;
+  /**
+   * Answers a request() now, before the handler settles (which still decides ack or
+   * redelivery); the handler's value is then not sent. Only the first reply counts, and
+   * it does nothing for a message that was not sent with request().
+   */
+  reply(value: unknown): void;
 }
 
 /**

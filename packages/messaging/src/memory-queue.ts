@@ -81,16 +81,21 @@ export function createMemoryQueue(maxAttempts: number): MemoryQueue {
 
   async function handle(sub: Subscriber, message: StoredMessage): Promise<void> {
     const { topic, messageId, attempt } = message;
+    let replied = false;
     const delivery: Delivery = {
       topic,
       payload: JSON.parse(message.body),
       messageId,
       headers: { ...message.headers },
       attempt,
+      reply(value) {
+        if (replied) return;
+        replied = true;
+        message.onReply?.(JSON.stringify(value ?? null));
+      },
     };
     try {
-      const value = await sub.handler(delivery);
-      message.onReply?.(JSON.stringify(value ?? null));
+      delivery.reply(await sub.handler(delivery));
     } catch (err) {
       if (attempt >= maxAttempts) {
         dead.push({ payload: JSON.parse(message.body), topic, messageId, reason: errorMessage(err) });

@@ -40,6 +40,7 @@ export function decodeDelivery(message: Message): Delivery {
     messageId: String(message.properties.messageId ?? ''),
     headers: userHeaders(raw),
     attempt: count + 1,
+    reply: () => {},
   };
 }
 

@@ -101,13 +101,16 @@ export async function startConsumer(
       await deadLetter(channel, message, `undecodable payload: ${errorMessage(err)}`, 1);
       return;
     }
+    const { replyTo, correlationId } = message.properties;
+    let replied = false;
+    delivery.reply = (value) => {
+      if (replied || !replyTo || !correlationId) return;
+      replied = true;
+      const reply = Buffer.from(JSON.stringify(value ?? null));
+      settle(channel, (ch) => ch.publish('', replyTo, reply, { correlationId, contentType: 'application/json' }));
+    };
     try {
-      const value = await handler(delivery);
-      const { replyTo, correlationId } = message.properties;
-      if (replyTo && correlationId) {
-        const reply = Buffer.from(JSON.stringify(value ?? null));
-        settle(channel, (ch) => ch.publish('', replyTo, reply, { correlationId, contentType: 'application/json' }));
-      }
+      delivery.reply(await handler(delivery));
       settle(channel, (ch) => ch.ack(message));
     } catch (err) {
       const reason = errorMessage(err);

@@ -91,6 +91,24 @@ export function retryAndReplyCases(open: () => Promise<MessageBus>): void {
     expect(answers).toEqual([1, 2, 3, 4, 5].map((a) => ({ sum: a + 10, trace: `t${a}` })));
   });
 
+  it('sends an early reply() at once; the settled handler then sends no second reply', async () => {
+    const bus = await open();
+    const queue = unique('rpc-early');
+    const rest = gate();
+    let settled = false;
+    await bus.consume({ queue, topics: [queue], prefetch: 5 }, async (d) => {
+      d.reply({ early: d.payload });
+      await rest.opened;
+      settled = true;
+      return { late: d.payload };
+    });
+    await expect(bus.request(queue, 1, { timeoutMs: 5000 })).resolves.toEqual({ early: 1 });
+    expect(settled).toBe(false);
+    rest.open();
+    await waitUntil(() => settled, { what: 'the handler to settle' });
+    await expect(bus.request(queue, 2, { timeoutMs: 5000 })).resolves.toEqual({ early: 2 });
+  });
+
   it('rejects request() with RequestTimeoutError and drops the late reply', async () => {
     const bus = await open();
     const queue = unique('rpc-slow');

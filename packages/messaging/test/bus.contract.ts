@@ -41,6 +41,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
         messageId: 'm-1',
         headers: { tenant: 't1' },
         attempt: 1,
+        reply: expect.any(Function),
       });
       expect(received[1]).toMatchObject({ topic, payload: [1, 2], headers: {}, attempt: 1 });
       expect(received[1]?.messageId).toMatch(UUID);

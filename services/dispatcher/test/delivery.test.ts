@@ -44,7 +44,7 @@ describe('webhook delivery', () => {
     await createEndpoint(h, 'acct_elsewhere', receiver);
     const handle = createFanout({ db: h.db, kv: h.kv, config: h.config, clock: h.clock });
     const event = { accountId: 'acct_fan', occurredAt: new Date().toISOString(), data: property(7) };
-    const delivery = { topic: 'event.plant.added', payload: event, messageId: 'evt-dup', headers: {}, attempt: 1 };
+    const delivery = { topic: 'event.plant.added', payload: event, messageId: 'evt-dup', headers: {}, attempt: 1, reply: () => {} };
     expect(await handle(delivery)).toBe(2);
     await waitUntil(() => receiver.received.length === 2);
     expect(await handle({ ...delivery, attempt: 2 })).toBe(0);
@@ -53,6 +53,14 @@ describe('webhook delivery', () => {
     );
     expect(rows.map((r) => r.endpoint_id).sort()).toEqual([plant.id, all.id].sort());
     await expect(handle({ ...delivery, payload: { accountId: 'x' } })).rejects.toThrow(/payload/);
+    // Events handled together (one batch): each is answered with its own fan-out.
+    const together = await Promise.all([
+      handle({ ...delivery, messageId: 'evt-b1' }),
+      handle({ ...delivery, messageId: 'evt-b2', payload: { ...event, accountId: 'acct_elsewhere' } }),
+      handle({ ...delivery, messageId: 'evt-b3', payload: { ...event, accountId: 'acct_nobody' } }),
+      handle({ ...delivery, messageId: 'evt-b1' }),
+    ]);
+    expect(together).toEqual([2, 1, 0, 2]);
     for (const ep of [plant, all, other]) await deleteEndpoint(h, 'acct_fan', ep.id);
     await receiver.close();
   });

@@ -6,7 +6,6 @@ import {
   publishPlantAdded,
   publishTraceCompleted,
   toResponse,
-  type PropertyRow,
   type TraceEngine,
 } from '@skiptrace/core';
 import type { Consumer, Delivery, MessageBus } from '@skiptrace/messaging';
@@ -44,26 +43,31 @@ const CONCURRENT_BATCHES = 2;
 export function createWorkerService({ db, bus, engine, logger, config }: WorkerDeps) {
   let consumer: Consumer | undefined;
 
-  /** Publishes the job's events; resolves once the broker has confirmed both. */
-  async function announce(row: PropertyRow): Promise<PropertyResponse> {
-    const response = toResponse(row);
-    await Promise.all([
-      publishPlantAdded(bus, row.account_id, { ...propertyOf(row), id: Number(row.id) }),
-      publishTraceCompleted(bus, row.account_id, response),
-    ]);
-    return response;
-  }
-
   // The stored row decides: a redelivered job finds its result already stored and
   // re-announces it (the dispatcher drops events it has seen, by message id), so a crash
   // between storing and publishing loses no event. An erased property yields nothing.
-  async function traceJobs(jobs: Job[]): Promise<(PropertyResponse | undefined | Error)[]> {
-    const outcomes = await engine.traceMany(jobs.map((job) => job.property));
+  // The waiting caller is answered as soon as the result is stored; the job is acked only
+  // once both events are confirmed, so a failed publish redelivers the job, not the answer.
+  async function traceJobs(
+    deliveries: { job: Job; delivery: Delivery }[],
+  ): Promise<(PropertyResponse | undefined | Error)[]> {
+    const outcomes = await engine.traceMany(deliveries.map(({ job }) => job.property));
     const rows = await completeProperties(
       db,
-      jobs.map((job, i) => ({ id: String(job.propertyId), outcome: outcomes[i]! })),
+      deliveries.map(({ job }, i) => ({ id: String(job.propertyId), outcome: outcomes[i]! })),
     );
-    const announced = await Promise.allSettled(rows.map((row) => (row ? announce(row) : undefined)));
+    const announced = await Promise.allSettled(
+      rows.map(async (row, i) => {
+        if (!row) return undefined;
+        const response = toResponse(row);
+        deliveries[i]!.delivery.reply(response);
+        await Promise.all([
+          publishPlantAdded(bus, row.account_id, { ...propertyOf(row), id: Number(row.id) }),
+          publishTraceCompleted(bus, row.account_id, response),
+        ]);
+        return response;
+      }),
+    );
     return announced.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error)));
   }
 
@@ -72,7 +76,7 @@ export function createWorkerService({ db, bus, engine, logger, config }: WorkerD
   async function handle(delivery: Delivery) {
     const job = parseMessage('job.skiptrace', delivery.payload);
     try {
-      return await traceBatched(job);
+      return await traceBatched({ job, delivery });
     } catch (err) {
       if (delivery.attempt < config.maxAttempts) throw err;
       // Last attempt: record the failure so callers polling the id see it, then let the
