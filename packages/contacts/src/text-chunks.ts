@@ -1,13 +1,30 @@
 /**
  * Turns an import source (a Readable, or any async iterable of strings or bytes) into
  * UTF-8 text chunks, never holding more than one chunk: multi-byte characters split across
- * chunk boundaries are reassembled, and a leading byte-order mark is dropped.
+ * chunk boundaries are reassembled, and a leading byte-order mark is dropped. A piece may
+ * end inside a surrogate pair (the readers join text across pieces as strings).
  */
 import type { Readable } from 'node:stream';
 
 /** A stream, any (async) iterable of text or byte chunks, or one whole string. */
 export type ImportSource =
   AsyncIterable<string | Buffer | Uint8Array> | Iterable<string | Buffer | Uint8Array> | Readable | string;
+
+/**
+ * Text is handed on in pieces of at most this many characters, whatever the source's
+ * chunk size: everything parsed from one piece (records, fields, rows) is alive until the
+ * piece is done, and with 256 KB pieces that live set made each young-generation garbage
+ * collection copy megabytes (about 1.5 µs a row of import CPU time, measured).
+ */
+export const TEXT_PIECE_CHARS = 32 * 1024;
+
+function* pieces(text: string): Generator<string> {
+  if (text.length <= TEXT_PIECE_CHARS) {
+    if (text.length > 0) yield text;
+    return;
+  }
+  for (let i = 0; i < text.length; i += TEXT_PIECE_CHARS) yield text.slice(i, i + TEXT_PIECE_CHARS);
+}
 
 export async function* textChunks(source: ImportSource): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
@@ -19,10 +36,9 @@ export async function* textChunks(source: ImportSource): AsyncGenerator<string> 
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
     }
-    if (text.length > 0) yield text;
+    yield* pieces(text);
   }
-  const rest = decoder.decode();
-  if (rest.length > 0) yield rest;
+  yield* pieces(decoder.decode());
 }
 
 export interface TextLine {
