@@ -44,7 +44,14 @@ describe('webhook delivery', () => {
     await createEndpoint(h, 'acct_elsewhere', receiver);
     const handle = createFanout({ db: h.db, kv: h.kv, config: h.config, clock: h.clock });
     const event = { accountId: 'acct_fan', occurredAt: new Date().toISOString(), data: property(7) };
-    const delivery = { topic: 'event.plant.added', payload: event, messageId: 'evt-dup', headers: {}, attempt: 1, reply: () => {} };
+    const delivery = {
+      topic: 'event.plant.added',
+      payload: event,
+      messageId: 'evt-dup',
+      headers: {},
+      attempt: 1,
+      reply: () => {},
+    };
     expect(await handle(delivery)).toBe(2);
     await waitUntil(() => receiver.received.length === 2);
     expect(await handle({ ...delivery, attempt: 2 })).toBe(0);
