@@ -13,6 +13,7 @@ import { importContacts } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, createTestVhost, testUrls, waitUntil } from '@skiptrace/testing';
+import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from './cpu-time.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,7 +43,6 @@ try {
   const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'bench' });
   const importSeconds = (performance.now() - t0) / 1000;
   await db.query('ANALYZE contacts');
-  await db.close();
   console.error(`imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s`);
 
   const env = {
@@ -103,7 +103,34 @@ try {
     }) as Promise<autocannon.Result>;
 
   await run({ duration: 5 }); // warm-up, discarded
+  const dbName = new URL(testDb.url).pathname.slice(1);
+  const groups: PidGroups = {
+    node: () => [system.pid!],
+    rabbitmq: () => pidsOf('beam.smp'),
+    postgres: async () =>
+      (
+        await db.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [dbName],
+        )
+      ).rows.map((r) => r.pid),
+  };
+  const transactions = async () =>
+    Number(
+      (
+        await db.query<{ n: string }>(
+          'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+          [dbName],
+        )
+      ).rows[0]?.n ?? 0,
+    );
+  const cpuBefore = await cpuSnapshot(groups);
+  const xactBefore = await transactions();
   const capacity = await run({});
+  const cpuAfter = await cpuSnapshot(groups);
+  // The statistics collector publishes counters with a delay of up to ~0.5 s.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const xactAfter = await transactions();
   const target = Math.floor(capacity.requests.average * 0.7);
   const fixed = await run({ overallRate: target });
   const summary = (r: autocannon.Result) => ({
@@ -124,12 +151,17 @@ try {
         connections,
         seconds,
         capacity: summary(capacity),
+        // CPU ms each request cost in each process group during the capacity run.
+        cpuMsPerRequest: cpuPerRequest(cpuBefore, cpuAfter, capacity.requests.total),
+        // Database transactions (each autocommit statement is one) per request.
+        pgTransactionsPerRequest: Math.round(((xactAfter - xactBefore) / capacity.requests.total) * 100) / 100,
         at70pct: { rate: target, ...summary(fixed) },
       },
       null,
       2,
     ),
   );
+  await db.close();
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1000));
