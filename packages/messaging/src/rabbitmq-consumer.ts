@@ -9,6 +9,7 @@ import type { Consumer, Delivery, Handler } from './bus.port.ts';
 import { errorMessage } from './bus-logger.ts';
 import type { BusLogger } from './bus-logger.ts';
 import type { ResolvedConsumeOptions } from './consume-options.ts';
+import { createAcker, type Acker } from './rabbitmq-acker.ts';
 import { deadLetterProperties, decodeDelivery, dlqName, queueArguments } from './rabbitmq-codec.ts';
 import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
 import type { Publisher } from './rabbitmq-publisher.ts';
@@ -33,6 +34,7 @@ export async function startConsumer(
   const { queue, maxAttempts } = options;
   const inFlight = new Set<Promise<void>>();
   const open = new WeakSet<Channel>();
+  const ackers = new WeakMap<Channel, Acker>();
   let active: { channel: Channel; tag: string } | null = null;
   let cancelled = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -40,6 +42,10 @@ export async function startConsumer(
   async function attach(session: Session): Promise<void> {
     const channel = await session.model.createChannel();
     open.add(channel);
+    ackers.set(
+      channel,
+      createAcker(channel, () => open.has(channel)),
+    );
     channel.on('error', (err: Error) => logger.warn({ queue, err: errorMessage(err) }, 'consumer channel error'));
     channel.on('close', () => {
       open.delete(channel);
@@ -84,12 +90,20 @@ export async function startConsumer(
       if (session && !cancelled) scheduleAttach(session, 1);
       return;
     }
+    ackers.get(channel)?.received(message.fields.deliveryTag);
     const work = handle(channel, message).finally(() => inFlight.delete(work));
     inFlight.add(work);
   }
 
   function settle(channel: Channel, action: (channel: Channel) => void): void {
     if (open.has(channel)) action(channel);
+  }
+
+  const ack = (channel: Channel, message: ConsumeMessage) => ackers.get(channel)?.ack(message.fields.deliveryTag);
+
+  function requeue(channel: Channel, message: ConsumeMessage): void {
+    ackers.get(channel)?.settled(message.fields.deliveryTag);
+    settle(channel, (ch) => ch.nack(message, false, true));
   }
 
   async function handle(channel: Channel, message: ConsumeMessage): Promise<void> {
@@ -111,7 +125,7 @@ export async function startConsumer(
     };
     try {
       delivery.reply(await handler(delivery));
-      settle(channel, (ch) => ch.ack(message));
+      ack(channel, message);
     } catch (err) {
       const reason = errorMessage(err);
       if (delivery.attempt >= maxAttempts) {
@@ -122,7 +136,7 @@ export async function startConsumer(
         { queue, messageId: delivery.messageId, attempt: delivery.attempt, err: reason },
         'handler failed; requeueing',
       );
-      settle(channel, (ch) => ch.nack(message, false, true));
+      requeue(channel, message);
     }
   }
 
@@ -133,11 +147,11 @@ export async function startConsumer(
     );
     try {
       await ctx.publisher.publish('', dlqName(queue), message.content, deadLetterProperties(message, reason));
-      settle(channel, (ch) => ch.ack(message));
+      ack(channel, message);
     } catch (err) {
       // Requeue instead: the queue's delivery limit dead-letters it (reason `delivery_limit`).
       logger.error({ queue, err: errorMessage(err) }, 'dead-letter publish failed; leaving it to the broker');
-      settle(channel, (ch) => ch.nack(message, false, true));
+      requeue(channel, message);
     }
   }
 
@@ -146,6 +160,7 @@ export async function startConsumer(
     if (current && open.has(current.channel)) await current.channel.cancel(current.tag).catch(() => {});
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     active = null;
+    if (current) ackers.get(current.channel)?.flush();
     if (current && open.has(current.channel)) await current.channel.close().catch(() => {});
   }
 
