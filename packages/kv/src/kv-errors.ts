@@ -45,3 +45,8 @@ export function checkTtl(ms: number): number {
   if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`ttl/window must be a positive number of ms, got ${ms}`);
   return Math.ceil(ms);
 }
+
+export function checkIncrement(by: number): number {
+  if (!Number.isSafeInteger(by) || by < 1) throw new RangeError(`increment must be a positive integer, got ${by}`);
+  return by;
+}

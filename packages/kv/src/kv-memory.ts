@@ -8,7 +8,7 @@
  * are dropped when touched and by a sweep that runs at most once a minute on writes; no
  * timers are kept, so the store never holds the process open.
  */
-import { checkTtl } from './kv-errors.ts';
+import { checkIncrement, checkTtl } from './kv-errors.ts';
 import type { KeyValueStore, SetOptions } from './kv.port.ts';
 
 export interface MemoryKeyValueOptions {
@@ -86,10 +86,11 @@ export function createMemoryKeyValue(options: MemoryKeyValueOptions = {}): KeyVa
       return entry.expiresAt === null ? -1 : entry.expiresAt - now();
     },
 
-    async hit(key, windowMs) {
+    async hit(key, windowMs, by = 1) {
       const window = checkTtl(windowMs);
+      const increment = checkIncrement(by);
       const current = stringValue(key);
-      const count = current === null ? 1 : Number(current) + 1;
+      const count = (current === null ? 0 : Number(current)) + increment;
       if (!Number.isSafeInteger(count)) throw new Error('ERR value is not an integer or out of range');
       const entry = live(key);
       const expiresAt = entry?.expiresAt ?? now() + window;

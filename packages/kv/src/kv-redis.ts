@@ -14,7 +14,7 @@
  */
 import { Redis } from 'ioredis';
 import type { KeyValueStore, SetOptions } from './kv.port.ts';
-import { checkTtl, mapRedisErrors } from './kv-errors.ts';
+import { checkIncrement, checkTtl, mapRedisErrors } from './kv-errors.ts';
 import { CLAIM_DUE_LUA, HIT_LUA } from './kv-scripts.ts';
 
 /** Structural subset of a pino logger; the host decides where logs go. */
@@ -32,7 +32,7 @@ export interface RedisKeyValueOptions {
 }
 
 interface ScriptedRedis extends Redis {
-  kvHit(key: string, windowMs: number): Promise<[number, number]>;
+  kvHit(key: string, windowMs: number, by: number): Promise<[number, number]>;
   kvClaimDue(key: string, nowMs: number, limit: number, leaseUntilMs: number): Promise<string[]>;
 }
 
@@ -79,9 +79,9 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValueStor
     del: (...names) => (names.length === 0 ? Promise.resolve(0) : mapRedisErrors(() => redis.del(...names.map(key)))),
     ttl: (name) => mapRedisErrors(() => redis.pttl(key(name))),
 
-    hit: (name, windowMs) =>
+    hit: (name, windowMs, by = 1) =>
       mapRedisErrors(async () => {
-        const [count, resetMs] = await redis.kvHit(key(name), checkTtl(windowMs));
+        const [count, resetMs] = await redis.kvHit(key(name), checkTtl(windowMs), checkIncrement(by));
         return { count: Number(count), resetMs: Number(resetMs) };
       }),
 

@@ -9,7 +9,7 @@
  * ARGV[1] window (ms). Returns { count, remaining window ms }.
  */
 export const HIT_LUA = `
-local count = redis.call('INCR', KEYS[1])
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])

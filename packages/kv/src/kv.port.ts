@@ -18,8 +18,8 @@ export interface KeyValueStore {
   del(...keys: string[]): Promise<number>;
   /** Remaining time to live in ms; -1 without expiry, -2 when absent. */
   ttl(key: string): Promise<number>;
-  /** Fixed-window counter: increments key, starting a window of windowMs on the first hit. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Fixed-window counter: adds `by` (default 1) to key, starting a window of windowMs on the first hit. */
+  hit(key: string, windowMs: number, by?: number): Promise<{ count: number; resetMs: number }>;
   /** Set membership with an optional expiry on the whole set (ms). */
   addToSet(key: string, member: string, ttlMs?: number): Promise<void>;
   members(key: string): Promise<string[]>;

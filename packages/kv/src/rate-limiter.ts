@@ -26,14 +26,42 @@ export interface RateLimiter {
   consume(key: string): Promise<RateLimitDecision>;
 }
 
+/**
+ * Calls for the same key in the same turn of the event loop share one `hit` that counts
+ * them all (one store round trip per key per turn, not per call); each caller still gets
+ * its own position in the window, so exactly `limit` calls are allowed.
+ */
 export function createRateLimiter(kv: KeyValueStore, options: RateLimiterOptions): RateLimiter {
   const { limit, windowMs, keyPrefix = 'ratelimit:' } = options;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+  type Waiter = { resolve: (d: RateLimitDecision) => void; reject: (err: unknown) => void };
+  const waiting = new Map<string, Waiter[]>();
+
+  const decide = (count: number, resetMs: number): RateLimitDecision => {
+    const allowed = count <= limit;
+    return { allowed, remaining: Math.max(0, limit - count), retryAfterMs: allowed ? 0 : Math.max(resetMs, 0) };
+  };
+
+  async function flush(key: string): Promise<void> {
+    const waiters = waiting.get(key)!;
+    waiting.delete(key);
+    try {
+      const { count, resetMs } = await kv.hit(`${keyPrefix}${key}`, windowMs, waiters.length);
+      const first = count - waiters.length + 1;
+      waiters.forEach((w, i) => w.resolve(decide(first + i, resetMs)));
+    } catch (err) {
+      for (const w of waiters) w.reject(err);
+    }
+  }
+
   return {
-    async consume(key) {
-      const { count, resetMs } = await kv.hit(`${keyPrefix}${key}`, windowMs);
-      const allowed = count <= limit;
-      return { allowed, remaining: Math.max(0, limit - count), retryAfterMs: allowed ? 0 : Math.max(resetMs, 0) };
+    consume(key) {
+      return new Promise((resolve, reject) => {
+        const waiters = waiting.get(key);
+        if (waiters) return void waiters.push({ resolve, reject });
+        waiting.set(key, [{ resolve, reject }]);
+        setImmediate(() => void flush(key));
+      });
     },
   };
 }

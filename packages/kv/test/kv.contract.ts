@@ -88,6 +88,8 @@ export function describeKvContract(harness: KvHarness): void {
       expect(second.count).toBe(2);
       expect(second.resetMs).toBeLessThanOrEqual(first.resetMs);
       await expect(kv.hit('hit:b', 300)).resolves.toMatchObject({ count: 1 });
+      await expect(kv.hit('hit:b', 300, 5)).resolves.toMatchObject({ count: 6 });
+      await expect(kv.hit('hit:b', 300, 0)).rejects.toThrow(RangeError);
       await harness.passTime(300, async () => (await kv.ttl('hit:a')) === -2);
       await expect(kv.hit('hit:a', 300)).resolves.toMatchObject({ count: 1 });
       await expect(kv.hit('hit:a', 0)).rejects.toThrow(RangeError);

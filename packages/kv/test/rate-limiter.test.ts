@@ -23,6 +23,36 @@ describe('createRateLimiter (fixed window)', () => {
     await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 2, retryAfterMs: 0 });
   });
 
+  it('counts calls made together with one store hit, each with its own place in the window', async () => {
+    const { kv, limiter } = setUp(3);
+    let hits = 0;
+    const hit = kv.hit.bind(kv);
+    kv.hit = (...args) => {
+      hits += 1;
+      return hit(...args);
+    };
+    const decisions = await Promise.all([1, 2, 3, 4, 5].map(() => limiter.consume('burst')));
+    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+      [false, 0],
+    ]);
+    expect(hits).toBe(1);
+    await expect(limiter.consume('burst')).resolves.toMatchObject({ allowed: false });
+    expect(hits).toBe(2);
+  });
+
+  it('fails every call of a shared hit when the store fails', async () => {
+    const { kv, limiter } = setUp(3);
+    kv.hit = async () => {
+      throw new Error('store down');
+    };
+    const results = await Promise.allSettled([limiter.consume('k'), limiter.consume('k')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+
   it('counts keys separately', async () => {
     const { limiter } = setUp(1);
     await expect(limiter.consume('a')).resolves.toMatchObject({ allowed: true });
