@@ -42,14 +42,14 @@ async function writeDemoCsv(path: string): Promise<void> {
 }
 
 /**
- * CPU time (ms) of this database's PostgreSQL backends, by pid, from /proc (PostgreSQL on
- * this machine only; empty otherwise). Wall-clock rates on a shared machine are noisy, CPU
- * time per row is not.
+ * CPU time (ms) of this database's PostgreSQL client backends (not autovacuum), by pid,
+ * from /proc (PostgreSQL on this machine only; empty otherwise). Wall-clock rates on a
+ * shared machine are noisy, CPU time per row much less so.
  */
 async function backendCpu(db: Database): Promise<Map<number, number>> {
   const cpu = new Map<number, number>();
   const { rows } = await db.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
   );
   const tick = 1000 / 100; // USER_HZ
   for (const { pid } of rows) {
