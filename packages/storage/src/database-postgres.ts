@@ -114,9 +114,8 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
     },
 
     copyText(table, columns, chunks) {
-      const statement = copyStatement(table, columns, 'STDIN');
       return withClient(async (client) => {
-        const stream = client.query(copyFrom(statement));
+        const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN')));
         // pipeline waits for 'drain' whenever the socket is behind (back-pressure).
         await pipeline(Readable.from(chunks), stream);
         return stream.rowCount;
