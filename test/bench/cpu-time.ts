@@ -28,21 +28,29 @@ export function pidsOf(command: string): number[] {
 }
 
 export type PidGroups = Record<string, () => number[] | Promise<number[]>>;
+export type CpuSnapshot = Record<string, Map<number, number>>;
 
-/** Sums CPU ms per named group of processes; call before and after, subtract. */
-export async function cpuSnapshot(groups: PidGroups): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
+/** CPU ms of each process of each named group; call before and after, then cpuPerRequest. */
+export async function cpuSnapshot(groups: PidGroups): Promise<CpuSnapshot> {
+  const out: CpuSnapshot = {};
   for (const [name, pids] of Object.entries(groups)) {
-    out[name] = (await pids()).reduce((sum, pid) => sum + processCpuMs(pid), 0);
+    out[name] = new Map((await pids()).map((pid) => [pid, processCpuMs(pid)]));
   }
   return out;
 }
 
-/** CPU ms per request for each group between two snapshots. */
-export function cpuPerRequest(before: Record<string, number>, after: Record<string, number>, requests: number) {
+/**
+ * CPU ms per request for each group between two snapshots. Only processes alive at the
+ * second snapshot count (one started in between counts whole): a process that exited in
+ * between (say, a pool connection the import used) would otherwise subtract its lifetime.
+ */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number) {
   const out: Record<string, number> = {};
-  for (const name of Object.keys(after)) {
-    out[name] = Math.round((((after[name] ?? 0) - (before[name] ?? 0)) / Math.max(1, requests)) * 1000) / 1000;
+  for (const [name, pids] of Object.entries(after)) {
+    let ms = 0;
+    for (const [pid, cpu] of pids) ms += cpu - (before[name]?.get(pid) ?? 0);
+    out[name] = Math.round((ms / Math.max(1, requests)) * 1000) / 1000;
   }
+  out['total'] = Math.round(Object.values(out).reduce((sum, ms) => sum + ms, 0) * 1000) / 1000;
   return out;
 }

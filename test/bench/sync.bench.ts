@@ -107,6 +107,8 @@ try {
   const dbName = new URL(testDb.url).pathname.slice(1);
   const groups: PidGroups = {
     node: () => [system.pid!],
+    // This process: autocannon, the load generator, shares the two cores too.
+    loadgen: () => [process.pid],
     rabbitmq: () => pidsOf('beam.smp'),
     redis: () => pidsOf('redis-server'),
     postgres: async () =>

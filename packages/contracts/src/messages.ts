@@ -53,6 +53,17 @@ export const MESSAGES = {
 export type MessageName = keyof typeof MESSAGES;
 export type Message<N extends MessageName> = z.infer<(typeof MESSAGES)[N]>;
 
+/**
+ * Messages that may share one broker message with others sent at the same moment (the
+ * bus's `pack` option): the small, frequent ones of the synchronous path. Batch chunks
+ * stay one per broker message, so that they spread over the workers chunk by chunk.
+ */
+export const PACKED_MESSAGES: ReadonlySet<MessageName> = new Set<MessageName>([
+  'job.skiptrace',
+  'event.plant.added',
+  'event.skiptrace.completed',
+]);
+
 /** Webhook event types: the bus event names without the `event.` prefix. */
 export const WEBHOOK_EVENT_TYPES = ['plant.added', 'skiptrace.completed', 'batch.completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,4 +1,10 @@
-import type { Message, MessageName, PropertyResponse, StoredProperty } from '@skiptrace/contracts';
+import {
+  PACKED_MESSAGES,
+  type Message,
+  type MessageName,
+  type PropertyResponse,
+  type StoredProperty,
+} from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 
 /**
@@ -12,7 +18,7 @@ export function publishMessage<N extends MessageName>(
   payload: Message<N>,
   messageId: string,
 ): Promise<void> {
-  return bus.publish(name, payload, { messageId });
+  return bus.publish(name, payload, { messageId, pack: PACKED_MESSAGES.has(name) });
 }
 
 export function publishPlantAdded(bus: MessageBus, accountId: string, data: StoredProperty): Promise<void> {

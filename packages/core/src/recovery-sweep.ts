@@ -3,6 +3,7 @@ import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { z } from 'zod';
+import { publishMessage } from './events.ts';
 import { propertyOf, type PropertyRow } from './property.repository.ts';
 
 export interface RecoverySweepConfig {
@@ -36,15 +37,18 @@ export function createRecoverySweep(db: Database, bus: MessageBus, logger: Logge
        RETURNING id, account_id, street_address, city, state, zip_code, first_name, last_name, created_at`,
       [config.staleAfterMs, config.batchSize],
     );
-    for (const row of rows) {
-      const job: z.infer<typeof SkipTraceJob> = {
-        propertyId: Number(row.id),
-        accountId: row.account_id,
-        property: propertyOf(row),
-        requestedAt: new Date(row.created_at).toISOString(),
-      };
-      await bus.publish('job.skiptrace', job, { messageId: `trace-${row.id}` });
-    }
+    // Published together, so they leave packed (see PACKED_MESSAGES).
+    await Promise.all(
+      rows.map((row) => {
+        const job: z.infer<typeof SkipTraceJob> = {
+          propertyId: Number(row.id),
+          accountId: row.account_id,
+          property: propertyOf(row),
+          requestedAt: new Date(row.created_at).toISOString(),
+        };
+        return publishMessage(bus, 'job.skiptrace', job, `trace-${row.id}`);
+      }),
+    );
     if (rows.length) logger.warn({ count: rows.length }, 'recovery sweep republished pending jobs');
     return rows.length;
   }

@@ -10,10 +10,11 @@ import type { Consumer, DeadLetter, MessageBus } from './bus.port.ts';
 import { silentLogger } from './bus-logger.ts';
 import type { BusLogger } from './bus-logger.ts';
 import { resolveConsumeOptions } from './consume-options.ts';
-import { decodeDeadLetter, dlqName, encode } from './rabbitmq-codec.ts';
+import { decodeDeadLetters, dlqName, encode, encodeBody, publishProperties } from './rabbitmq-codec.ts';
 import { openRabbitConnection } from './rabbitmq-connection.ts';
 import type { RabbitConnection } from './rabbitmq-connection.ts';
 import { startConsumer } from './rabbitmq-consumer.ts';
+import { createPacker } from './rabbitmq-packer.ts';
 import { createPublisher } from './rabbitmq-publisher.ts';
 import { createRequester } from './rabbitmq-requester.ts';
 
@@ -53,6 +54,7 @@ export async function createRabbitBus(options: RabbitBusOptions): Promise<Rabbit
     throw err;
   }
   const publisher = createPublisher({ connection, window: options.confirmWindow ?? 1000, publishTimeoutMs, logger });
+  const packer = createPacker(publisher.publish);
   const requester = createRequester(connection, exchange, logger);
   const consumers = new Set<Consumer>();
   const consumerContext = {
@@ -76,6 +78,15 @@ export async function createRabbitBus(options: RabbitBusOptions): Promise<Rabbit
 
     async publish(topic, payload, publishOptions) {
       assertOpen();
+      if (publishOptions?.pack) {
+        await packer.send({
+          exchange,
+          topic,
+          body: encodeBody(payload),
+          properties: publishProperties(publishOptions),
+        });
+        return;
+      }
       const { content, properties } = encode(payload, publishOptions);
       await publisher.publish(exchange, topic, content, properties);
     },
@@ -105,7 +116,7 @@ export async function createRabbitBus(options: RabbitBusOptions): Promise<Rabbit
         while (letters.length < limit) {
           const message = await channel.get(dlqName(queue), { noAck: false });
           if (message === false) break;
-          letters.push(decodeDeadLetter(message));
+          letters.push(...decodeDeadLetters(message));
           channel.ack(message);
         }
         return letters;

@@ -12,6 +12,13 @@ export interface PublishOptions {
   messageId?: string;
   /** String headers carried with the message. */
   headers?: Record<string, string>;
+  /**
+   * May share one broker message with others published to the same topic in the same turn
+   * of the event loop (a "pack"). Consumers still see, settle, retry and dead-letter each
+   * message on its own; only the broker's per-message cost is shared. For small, frequent
+   * messages; not for work that should spread over several consumers message by message.
+   */
+  pack?: boolean;
 }
 
 export interface RequestOptions extends PublishOptions {
@@ -46,7 +53,10 @@ export interface ConsumeOptions {
   queue: string;
   /** Routing keys bound to the queue. */
   topics: string[];
-  /** Unacknowledged messages one consumer holds at most. */
+  /**
+   * Handlers one consumer runs at most. Also the broker's prefetch, so with packed
+   * messages more than this may be held in memory, waiting for a handler slot.
+   */
   prefetch: number;
   /** Deliveries before a failing message goes to `<queue>.dlq` (default 5). */
   maxAttempts?: number;
@@ -71,7 +81,11 @@ export interface MessageBus {
   /** Publishes and waits for the consumer's reply; rejects with RequestTimeoutError after timeoutMs. */
   request(topic: string, payload: unknown, options: RequestOptions): Promise<unknown>;
   consume(options: ConsumeOptions, handler: Handler): Promise<Consumer>;
-  /** Reads (and removes) up to `limit` messages from `<queue>.dlq`; for operators and tests. */
+  /**
+   * Reads (and removes) dead letters from `<queue>.dlq`; for operators and tests. Stops once
+   * it has `limit`; a pack the broker dead-lettered whole (a consumer crashing on it) is
+   * read as one and yields every message in it, so a call may return a few more.
+   */
   takeDeadLetters(queue: string, limit: number): Promise<DeadLetter[]>;
   /** Messages waiting in a queue (0 when it does not exist); drives autoscaling and progress. */
   depth(queue: string): Promise<number>;

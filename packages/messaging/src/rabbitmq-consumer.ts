@@ -5,14 +5,27 @@
  * that channel is gone the broker has already requeued the message, so we skip the ack.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
-import type { Consumer, Delivery, Handler } from './bus.port.ts';
+import type { Consumer, Handler } from './bus.port.ts';
 import { errorMessage } from './bus-logger.ts';
 import type { BusLogger } from './bus-logger.ts';
 import type { ResolvedConsumeOptions } from './consume-options.ts';
 import { createAcker, type Acker } from './rabbitmq-acker.ts';
-import { deadLetterProperties, decodeDelivery, dlqName, queueArguments } from './rabbitmq-codec.ts';
+import {
+  deadLetterAlone,
+  deadLetterProperties,
+  decodeDelivery,
+  decodePack,
+  dlqName,
+  encodeBody,
+  isPack,
+  queueArguments,
+  retryAlone,
+  type Incoming,
+} from './rabbitmq-codec.ts';
 import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
+import { createReplyPacker, type ReplyPacker } from './rabbitmq-packer.ts';
 import type { Publisher } from './rabbitmq-publisher.ts';
+import { createSlots } from './slots.ts';
 
 export interface ConsumerContext {
   connection: RabbitConnection;
@@ -25,6 +38,11 @@ export interface ConsumerContext {
   retryDelayMs: { initial: number; max: number };
 }
 
+interface Failure {
+  incoming: Incoming;
+  reason: string;
+}
+
 export async function startConsumer(
   ctx: ConsumerContext,
   options: ResolvedConsumeOptions,
@@ -35,6 +53,9 @@ export async function startConsumer(
   const inFlight = new Set<Promise<void>>();
   const open = new WeakSet<Channel>();
   const ackers = new WeakMap<Channel, Acker>();
+  const replies = new WeakMap<Channel, ReplyPacker>();
+  // Handlers running at once: the broker's prefetch bounds messages, and a pack is one.
+  const slots = createSlots(options.prefetch);
   let active: { channel: Channel; tag: string } | null = null;
   let cancelled = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -45,6 +66,10 @@ export async function startConsumer(
     ackers.set(
       channel,
       createAcker(channel, () => open.has(channel)),
+    );
+    replies.set(
+      channel,
+      createReplyPacker(channel, () => open.has(channel)),
     );
     channel.on('error', (err: Error) => logger.warn({ queue, err: errorMessage(err) }, 'consumer channel error'));
     channel.on('close', () => {
@@ -107,35 +132,70 @@ export async function startConsumer(
   }
 
   async function handle(channel: Channel, message: ConsumeMessage): Promise<void> {
-    let delivery: Delivery;
+    const packed = isPack(message);
+    let incoming: Incoming[];
     try {
-      delivery = decodeDelivery(message);
+      incoming = packed ? decodePack(message) : [decodeDelivery(message)];
     } catch (err) {
-      // Not JSON: no number of attempts will fix it.
+      // Not JSON (or not a pack): no number of attempts will fix it.
       await deadLetter(channel, message, `undecodable payload: ${errorMessage(err)}`, 1);
       return;
     }
-    const { replyTo, correlationId } = message.properties;
+    const failures = (await Promise.all(incoming.map((one) => run(channel, one)))).filter((f) => f !== undefined);
+    if (failures.length === 0) return ack(channel, message);
+    if (packed) return settlePackFailures(channel, message, failures);
+    const [{ incoming: one, reason }] = failures as [Failure];
+    if (one.delivery.attempt >= maxAttempts) return deadLetter(channel, message, reason, one.delivery.attempt);
+    logger.warn(
+      { queue, messageId: one.delivery.messageId, attempt: one.delivery.attempt, err: reason },
+      'handler failed; requeueing',
+    );
+    requeue(channel, message);
+  }
+
+  /** Runs the handler for one message; resolves to its failure, if it failed. */
+  async function run(channel: Channel, incoming: Incoming): Promise<Failure | undefined> {
+    const { delivery, replyTo, correlationId } = incoming;
     let replied = false;
     delivery.reply = (value) => {
       if (replied || !replyTo || !correlationId) return;
       replied = true;
-      const reply = Buffer.from(JSON.stringify(value ?? null));
-      settle(channel, (ch) => ch.publish('', replyTo, reply, { correlationId, contentType: 'application/json' }));
+      replies.get(channel)?.reply(replyTo, correlationId, encodeBody(value));
     };
+    await slots.acquire();
     try {
       delivery.reply(await handler(delivery));
+      return undefined;
+    } catch (err) {
+      return { incoming, reason: errorMessage(err) };
+    } finally {
+      slots.release();
+    }
+  }
+
+  /**
+   * Only the messages of a pack that failed are tried again: each goes back to the queue
+   * alone (or to the dead-letter queue on its last attempt), and once the broker has
+   * confirmed those the pack is acked. If that fails the whole pack is redelivered; the
+   * messages that had succeeded run again, which idempotent handlers allow.
+   */
+  async function settlePackFailures(channel: Channel, message: ConsumeMessage, failures: Failure[]): Promise<void> {
+    try {
+      await Promise.all(
+        failures.map(({ incoming, reason }) => {
+          const { delivery } = incoming;
+          const last = delivery.attempt >= maxAttempts;
+          logger[last ? 'error' : 'warn'](
+            { queue, messageId: delivery.messageId, attempt: delivery.attempt, err: reason },
+            last ? 'handler failed; dead-lettering' : 'handler failed; retrying it alone',
+          );
+          const { content, properties } = last ? deadLetterAlone(delivery, reason) : retryAlone(incoming);
+          return ctx.publisher.publish('', last ? dlqName(queue) : queue, content, properties);
+        }),
+      );
       ack(channel, message);
     } catch (err) {
-      const reason = errorMessage(err);
-      if (delivery.attempt >= maxAttempts) {
-        await deadLetter(channel, message, reason, delivery.attempt);
-        return;
-      }
-      logger.warn(
-        { queue, messageId: delivery.messageId, attempt: delivery.attempt, err: reason },
-        'handler failed; requeueing',
-      );
+      logger.error({ queue, err: errorMessage(err) }, 'could not hand failed messages back; redelivering the pack');
       requeue(channel, message);
     }
   }
@@ -160,6 +220,7 @@ export async function startConsumer(
     if (current && open.has(current.channel)) await current.channel.cancel(current.tag).catch(() => {});
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     active = null;
+    if (current) replies.get(current.channel)?.flush();
     if (current) ackers.get(current.channel)?.flush();
     if (current && open.has(current.channel)) await current.channel.close().catch(() => {});
   }

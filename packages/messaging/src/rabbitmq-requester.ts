@@ -11,7 +11,8 @@ import { BusUnavailableError, RequestTimeoutError } from './bus.port.ts';
 import type { RequestOptions } from './bus.port.ts';
 import { errorMessage } from './bus-logger.ts';
 import type { BusLogger } from './bus-logger.ts';
-import { encode } from './rabbitmq-codec.ts';
+import { decodeReplies, encodeBody, isPack, publishProperties } from './rabbitmq-codec.ts';
+import { createPacker, type Packer } from './rabbitmq-packer.ts';
 import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
@@ -42,20 +43,49 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
     }
   }
 
-  function onReply(message: ConsumeMessage | null): void {
-    const id = message?.properties.correlationId;
+  const packers = new WeakMap<Channel, Packer>();
+
+  function settle(id: unknown, outcome: () => unknown): void {
     const entry = typeof id === 'string' ? pending.get(id) : undefined;
-    if (!message || !entry) {
+    if (!entry) {
       logger.debug({ correlationId: id }, 'reply without a waiting request dropped');
       return;
     }
     clearTimeout(entry.timer);
-    pending.delete(id);
+    pending.delete(id as string);
     try {
-      entry.resolve(JSON.parse(message.content.toString('utf8')));
+      entry.resolve(outcome());
     } catch (err) {
       entry.reject(new Error(`undecodable reply: ${errorMessage(err)}`));
     }
+  }
+
+  function onReply(message: ConsumeMessage | null): void {
+    if (!message) return;
+    if (!isPack(message)) {
+      settle(message.properties.correlationId, () => JSON.parse(message.content.toString('utf8')));
+      return;
+    }
+    let replies: ReturnType<typeof decodeReplies>;
+    try {
+      replies = decodeReplies(message);
+    } catch (err) {
+      logger.warn({ err: errorMessage(err) }, 'undecodable replies pack dropped');
+      return;
+    }
+    for (const { correlationId, payload } of replies) settle(correlationId, () => payload);
+  }
+
+  // Requests go out on the reply channel (direct reply-to requires it), without confirms.
+  function packerFor(channel: Channel): Packer {
+    let packer = packers.get(channel);
+    if (!packer) {
+      packer = createPacker(async (exchange, topic, content, properties) => {
+        channel.publish(exchange, topic, content, properties);
+      });
+      packers.set(channel, packer);
+    }
+    return packer;
   }
 
   async function openReplyChannel(session: Session): Promise<Channel> {
@@ -86,7 +116,8 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
       const channel = await replyChannel(session);
       const remaining = options.timeoutMs - (Date.now() - started);
       const correlationId = randomUUID();
-      const { content, properties } = encode(payload, options);
+      const body = encodeBody(payload);
+      const properties = { ...publishProperties(options), replyTo: REPLY_TO, correlationId };
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
           () => {
@@ -96,12 +127,19 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
           Math.max(0, remaining),
         );
         pending.set(correlationId, { channel, resolve, reject, timer });
-        try {
-          channel.publish(exchange, topic, content, { ...properties, replyTo: REPLY_TO, correlationId });
-        } catch (err) {
+        const notSent = (err: unknown): void => {
           clearTimeout(timer);
           pending.delete(correlationId);
           reject(new BusUnavailableError(`request to ${topic} not sent: ${errorMessage(err)}`));
+        };
+        if (options.pack) {
+          packerFor(channel).send({ exchange, topic, body, properties }).catch(notSent);
+          return;
+        }
+        try {
+          channel.publish(exchange, topic, Buffer.from(body), properties);
+        } catch (err) {
+          notSent(err);
         }
       });
     },

@@ -1,11 +1,13 @@
 /**
  * The one behaviour suite for MessageBus. Each adapter's test file calls busContract with a
  * factory; every test opens its own bus and uses its own queue and topic names. The
- * retry, dead-letter and request/reply cases live in bus.contract-retries.ts.
+ * retry, dead-letter and request/reply cases live in bus.contract-retries.ts, the packed
+ * ones in bus.contract-packs.ts.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError } from '../src/bus.port.ts';
 import type { Delivery, MessageBus } from '../src/bus.port.ts';
+import { packCases } from './bus.contract-packs.ts';
 import { retryAndReplyCases } from './bus.contract-retries.ts';
 import { gate, unique, waitUntil } from './test-helpers.ts';
 
@@ -124,6 +126,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
     });
 
     retryAndReplyCases(open);
+    packCases(open);
 
     it('reports depth of waiting messages, 0 for an unknown queue', async () => {
       const bus = await open();

@@ -1,4 +1,4 @@
-import { ListQuery, Property, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
+import { ListQuery, PACKED_MESSAGES, Property, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
   deleteProperty,
@@ -71,6 +71,7 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
       const reply = (await bus.request('job.skiptrace', job, {
         messageId: `trace-${row.id}`,
         timeoutMs: config.syncDeadlineMs,
+        pack: PACKED_MESSAGES.has('job.skiptrace'),
       })) as PropertyResponse;
       res.json(reply);
     } catch (err) {
