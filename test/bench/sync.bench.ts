@@ -1,6 +1,8 @@
 // Benchmark: synchronous POST /api/v1/property/skiptrace through the whole path
 // (JWT check, gateway, RabbitMQ, worker, PostgreSQL) against imported contacts.
 //   node test/bench/sync.bench.ts [--contacts 1000000] [--seconds 15] [--connections 50]
+//     [--topology standalone|services]   one process for everything (default), or auth,
+//                                        gateway, worker and dispatcher as separate processes
 // Needs the local PostgreSQL, RabbitMQ and Redis (URLs from DATABASE_URL, AMQP_URL,
 // REDIS_URL). Creates and drops its own database and vhost. Prints a JSON summary.
 import { spawn } from 'node:child_process';
@@ -9,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { createAccounts } from '@skiptrace/auth';
 import { importContacts } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase } from '@skiptrace/storage';
-import { createTestDatabaseUrl, createTestVhost, testUrls, waitUntil } from '@skiptrace/testing';
+import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from './cpu-time.ts';
 
 const { values } = parseArgs({
@@ -21,8 +24,11 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '15' },
     connections: { type: 'string', default: '50' },
     port: { type: 'string', default: '18080' },
+    topology: { type: 'string', default: 'standalone' },
   },
 });
+const topology = values.topology;
+if (topology !== 'standalone' && topology !== 'services') throw new Error('--topology is standalone or services');
 const contacts = Number(values.contacts);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
@@ -45,36 +51,58 @@ try {
   await db.query('ANALYZE contacts');
   console.error(`imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s`);
 
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const env = {
     ...process.env,
-    PORT: String(port),
     DATABASE_URL: testDb.url,
     AMQP_URL: vhost.url,
     REDIS_URL: testUrls().redisUrl,
+    REDIS_PREFIX: `bench-sync-${process.pid}:`,
     SKIPTRACE_DATA_DIR: dataDir,
     SKIPTRACE_DEMO_ROWS: '0',
     // On, so each request pays for its Redis check, but far above what one account sends here.
     API_RATE_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL: 'warn',
   };
-  const system = spawn(
-    process.execPath,
-    [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'services/standalone/src/main.ts'],
-    {
-      env,
+  async function startProcess(script: string, processPort: number, extra: Record<string, string> = {}) {
+    const child = spawn(process.execPath, [...nodeArgs, script], {
+      env: { ...env, PORT: String(processPort), ...extra },
       stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  children.push(system);
-  const base = `http://127.0.0.1:${port}`;
-  await waitUntil(async () => (await fetch(`${base}/readyz`)).ok, { timeoutMs: 60_000, message: 'system ready' });
-  const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
-  const tokenRes = await fetch(`${base}/oauth/token`, {
+    });
+    children.push(child);
+    const url = `http://127.0.0.1:${processPort}`;
+    await waitUntil(async () => (await fetch(`${url}/readyz`)).ok, { timeoutMs: 60_000, message: `${script} ready` });
+    return url;
+  }
+  let base: string;
+  let issuer: string;
+  let client: { clientId: string; clientSecret: string };
+  if (topology === 'standalone') {
+    base = issuer = await startProcess('services/standalone/src/main.ts', port);
+    client = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+  } else {
+    // The production shape: one process per service, as k8s/ deploys them.
+    issuer = `http://127.0.0.1:${port + 1}`;
+    const extra = { AUTH_ISSUER: issuer };
+    await Promise.all([
+      startProcess('services/auth/src/main.ts', port + 1, extra),
+      startProcess('services/worker/src/main.ts', port + 2, extra),
+      startProcess('services/dispatcher/src/main.ts', port + 3, extra),
+    ]);
+    base = await startProcess('services/gateway/src/main.ts', port, extra);
+    const created = await createAccounts(db).createClient({
+      name: 'bench',
+      grantTypes: ['client_credentials'],
+      scopes: 'read write',
+    });
+    client = { clientId: created.client.clientId, clientSecret: created.clientSecret! };
+  }
+  const tokenRes = await fetch(`${issuer}/oauth/token`, {
     method: 'POST',
     body: new URLSearchParams({
       grant_type: 'client_credentials',
-      client_id: demo.clientId,
-      client_secret: demo.clientSecret,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
       scope: 'read write',
     }),
   });
@@ -106,7 +134,7 @@ try {
   await run({ duration: 5 }); // warm-up, discarded
   const dbName = new URL(testDb.url).pathname.slice(1);
   const groups: PidGroups = {
-    node: () => [system.pid!],
+    node: () => children.map((child) => child.pid!),
     // This process: autocannon, the load generator, shares the two cores too.
     loadgen: () => [process.pid],
     rabbitmq: () => pidsOf('beam.smp'),
@@ -150,6 +178,7 @@ try {
       {
         date: new Date().toISOString(),
         node: process.version,
+        topology,
         contacts: counts.imported,
         importRowsPerSec: Math.round(counts.imported / importSeconds),
         connections,
@@ -171,5 +200,6 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   await vhost.drop();
   await testDb.drop();
+  await deleteByPrefix(testUrls().redisUrl, `bench-sync-${process.pid}:`);
   await rm(dataDir, { recursive: true, force: true });
 }
