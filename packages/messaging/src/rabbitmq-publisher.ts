@@ -8,7 +8,8 @@
  *
  * When the connection drops before the ack, or the broker nacks, the publish is sent
  * again on the next session with the same messageId until `publishTimeoutMs` has passed
- * since the call, then rejected with BusUnavailableError. So a message may arrive twice
+ * since the call, then rejected with BusUnavailableError; so is a publish whose confirm
+ * has not come by then (a broker blocking publishers under a memory or disk alarm). So a message may arrive twice
  * (consumers dedupe on messageId) but a resolved publish is never lost.
  */
 import type { Options } from 'amqplib';
@@ -36,6 +37,17 @@ type Outcome = { ok: true } | { ok: false; error: unknown };
 
 /** Pause before resending after a broker nack, so a refusing queue is not hammered. */
 const NACK_PAUSE_MS = 100;
+
+/** True when `promise` settles before `deadline` (epoch ms), false when the deadline comes first. */
+async function settlesBefore(promise: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), deadline - Date.now())));
+  try {
+    return await Promise.race([promise.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function createPublisher({ connection, window, publishTimeoutMs, logger }: PublisherOptions): Publisher {
   const outstanding = new Set<Promise<void>>();
@@ -84,13 +96,24 @@ export function createPublisher({ connection, window, publishTimeoutMs, logger }
     key: string,
     content: Buffer,
     properties: Options.Publish,
+    deadline: number,
   ): Promise<Outcome> {
     await acquire();
+    let timer: NodeJS.Timeout | undefined;
     try {
       const drained = drains.get(session);
-      if (drained) await drained;
+      if (drained && !(await settlesBefore(drained, deadline))) {
+        return { ok: false, error: new Error('the channel stayed full (broker not reading)') };
+      }
       if (session.closed) return { ok: false, error: new Error('connection lost before sending') };
       return await new Promise<Outcome>((resolve, reject) => {
+        // A broker under a resource alarm blocks publishers without closing anything, so
+        // the confirm may never come: give up at the deadline rather than wait forever.
+        // The message may still arrive later; consumers dedupe on messageId.
+        timer = setTimeout(
+          () => resolve({ ok: false, error: new Error('no confirm from the broker') }),
+          Math.max(0, deadline - Date.now()),
+        );
         try {
           const flowing = session.channel.publish(exchange, key, content, properties, (err: unknown) => {
             resolve(err ? { ok: false, error: err } : { ok: true });
@@ -104,6 +127,7 @@ export function createPublisher({ connection, window, publishTimeoutMs, logger }
         }
       });
     } finally {
+      clearTimeout(timer);
       release();
     }
   }
@@ -119,7 +143,7 @@ export function createPublisher({ connection, window, publishTimeoutMs, logger }
         });
       }
       const session = await connection.waitForSession(remaining);
-      const outcome = await sendOnce(session, exchange, key, content, properties);
+      const outcome = await sendOnce(session, exchange, key, content, properties, deadline);
       if (outcome.ok) return;
       lastError = outcome.error;
       if (!session.closed) await new Promise((resolve) => setTimeout(resolve, NACK_PAUSE_MS));
