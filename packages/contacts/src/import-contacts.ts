@@ -1,8 +1,9 @@
 /**
  * Streams a contact file into the contact store: read → normalise → COPY, in batches.
- * Rows are normalised as COPY pulls them, so memory stays flat whatever the file size
- * (one input chunk of rows and one COPY chunk at a time). Bad rows go to `rejects` as
- * `line,reason` CSV and the import carries on.
+ * Memory stays flat whatever the file size: at most a few batches of COPY text are held
+ * (the batches in flight and the one being normalised, about 2.2 MB each for 10,000 demo
+ * rows; see contact-stage.ts). Bad rows go to `rejects` as `line,reason` CSV and the
+ * import carries on.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';

@@ -1,7 +1,7 @@
 /**
  * @skiptrace/contacts: the contact store the worker searches (findCandidates) and the
  * operator's bulk loaders (importContacts, importSuppression). Tables: migrations
- * 020_contacts.sql (contacts, suppression). Formats: docs/contact-data.md.
+ * 020_contacts.sql (contacts, suppression) and 021_contacts_cheaper_indexes.sql. Formats: docs/contact-data.md.
  */
 export { importContacts, DEFAULT_BATCH_SIZE } from './import-contacts.ts';
 export type { ContactFormat, ImportContactsOptions, ImportCounts } from './import-contacts.ts';

@@ -105,6 +105,42 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
       expect(mixed.counts).toEqual({ read: 3, imported: 2, duplicates: 1, rejected: 0 });
     });
 
+    it('counts repeats scattered over many small batches in flight at once', async () => {
+      const header = 'street_address,city,state,zip5,first_name,last_name,phone_1';
+      const row = (n: number): string => `${n} Aspen Ct,Austin,TX,78701,Al,Roe,512-555-0110`;
+      // 40 new rows; after every 4th, a repeat of a row three back (10 repeats). Batches of
+      // 3 put repeats both in the batch of their original and in later ones.
+      const lines = [header];
+      for (let n = 1; n <= 40; n++) {
+        lines.push(row(n));
+        if (n % 4 === 0) lines.push(row(n - 3));
+      }
+      const { counts } = await runImport(db, [...lines, ''].join('\n'), { batchSize: 3 });
+      expect(counts).toEqual({ read: 50, imported: 40, duplicates: 10, rejected: 0 });
+      const { rows } = await db.query<{ n: number; d: number }>(
+        'SELECT count(*)::int AS n, count(DISTINCT row_hash)::int AS d FROM contacts',
+      );
+      expect(rows[0]).toEqual({ n: 40, d: 40 });
+      const again = await runImport(db, [...lines, ''].join('\n'), { batchSize: 7 });
+      expect(again.counts).toEqual({ read: 50, imported: 0, duplicates: 50, rejected: 0 });
+    });
+
+    it('stores each row once when two large batches in flight hold the same rows in crossed order', async () => {
+      // Batch 1 writes rows 1..N, batch 2 the same rows N..1 while batch 1 may still be
+      // running: on PostgreSQL the two can deadlock on row_hash, and the loser must be
+      // written again (with ON CONFLICT), not fail the import.
+      const n = 5000;
+      const header = 'street_address,city,state,zip5,first_name,last_name,phone_1';
+      const row = (i: number): string => `${i} Cedar Ln,Austin,TX,78701,Al,Roe,512-555-0110`;
+      const lines = [header];
+      for (let i = 1; i <= n; i++) lines.push(row(i));
+      for (let i = n; i >= 1; i--) lines.push(row(i));
+      const { counts } = await runImport(db, [...lines, ''].join('\n'), { batchSize: n });
+      expect(counts).toEqual({ read: 2 * n, imported: n, duplicates: n, rejected: 0 });
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts');
+      expect(rows[0]!.n).toBe(n);
+    });
+
     it('lets a map override the aliases', async () => {
       const csv = 'Address,Situs,City,State,Zip,Tel\n1 Wrong Way,5 Right Rd,Austin,TX,78701,512-555-0110\n';
       const { counts } = await runImport(db, csv, { map: { street_address: 'Situs', phone_1: 'Tel' } });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { encodeCopyValue } from '../src/copy-text.ts';
 import type { Database } from '../src/database.port.ts';
+import { describeContactsMigrationContract } from './contacts-migration.contract.ts';
 import { describeMigrateContract } from './migrate.contract.ts';
 
 export interface TestStore {
@@ -244,4 +245,5 @@ export function describeDatabaseContract(harness: DatabaseHarness): void {
   });
 
   describeMigrateContract(harness);
+  describeContactsMigrationContract(harness);
 }
