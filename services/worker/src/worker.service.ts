@@ -2,6 +2,7 @@ import { parseMessage, QUEUES, type PropertyResponse, type SkipTraceJob } from '
 import {
   completeProperties,
   completeProperty,
+  type StoredOutcome,
   propertyOf,
   publishPlantAdded,
   publishTraceCompleted,
@@ -30,7 +31,7 @@ export interface WorkerDeps {
 
 type Job = z.infer<typeof SkipTraceJob>;
 
-/** Batches of jobs traced at once per worker (each is one lookup and one UPDATE). */
+/** Batches in progress at once per stage (lookup, store) of each worker. */
 const CONCURRENT_BATCHES = 2;
 
 /**
@@ -38,45 +39,40 @@ const CONCURRENT_BATCHES = 2;
  *
  * Jobs that arrive together are traced together: one contact lookup and one UPDATE serve
  * every job the worker holds (up to its prefetch), so under load the cost per job falls
- * instead of the queue growing. A lone job is still handled at once.
+ * instead of the queue growing. A lone job is still handled at once. Lookup and store are
+ * separate stages, so one batch's lookup runs while the batch before it is being stored,
+ * and neither waits for the other's events to be confirmed.
  */
 export function createWorkerService({ db, bus, engine, logger, config }: WorkerDeps) {
   let consumer: Consumer | undefined;
+  const batching = { maxBatch: config.prefetch, maxConcurrent: CONCURRENT_BATCHES };
+  const lookup = createBatcher((jobs: Job[]) => engine.traceMany(jobs.map((job) => job.property)), batching);
+  const store = createBatcher(
+    (items: { id: string; outcome: StoredOutcome }[]) => completeProperties(db, items),
+    batching,
+  );
 
   // The stored row decides: a redelivered job finds its result already stored and
   // re-announces it (the dispatcher drops events it has seen, by message id), so a crash
   // between storing and publishing loses no event. An erased property yields nothing.
   // The waiting caller is answered as soon as the result is stored; the job is acked only
   // once both events are confirmed, so a failed publish redelivers the job, not the answer.
-  async function traceJobs(
-    deliveries: { job: Job; delivery: Delivery }[],
-  ): Promise<(PropertyResponse | undefined | Error)[]> {
-    const outcomes = await engine.traceMany(deliveries.map(({ job }) => job.property));
-    const rows = await completeProperties(
-      db,
-      deliveries.map(({ job }, i) => ({ id: String(job.propertyId), outcome: outcomes[i]! })),
-    );
-    const announced = await Promise.allSettled(
-      rows.map(async (row, i) => {
-        if (!row) return undefined;
-        const response = toResponse(row);
-        deliveries[i]!.delivery.reply(response);
-        await Promise.all([
-          publishPlantAdded(bus, row.account_id, { ...propertyOf(row), id: Number(row.id) }),
-          publishTraceCompleted(bus, row.account_id, response),
-        ]);
-        return response;
-      }),
-    );
-    return announced.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error)));
+  async function trace(job: Job, delivery: Delivery): Promise<PropertyResponse | undefined> {
+    const row = await store({ id: String(job.propertyId), outcome: await lookup(job) });
+    if (!row) return undefined;
+    const response = toResponse(row);
+    delivery.reply(response);
+    await Promise.all([
+      publishPlantAdded(bus, row.account_id, { ...propertyOf(row), id: Number(row.id) }),
+      publishTraceCompleted(bus, row.account_id, response),
+    ]);
+    return response;
   }
-
-  const traceBatched = createBatcher(traceJobs, { maxBatch: config.prefetch, maxConcurrent: CONCURRENT_BATCHES });
 
   async function handle(delivery: Delivery) {
     const job = parseMessage('job.skiptrace', delivery.payload);
     try {
-      return await traceBatched({ job, delivery });
+      return await trace(job, delivery);
     } catch (err) {
       if (delivery.attempt < config.maxAttempts) throw err;
       // Last attempt: record the failure so callers polling the id see it, then let the
