@@ -22,8 +22,9 @@ export interface PropertyRow {
 const COLUMNS =
   'id, account_id, street_address, city, state, zip_code, first_name, last_name, batch_id, status, error, results, created_at, completed_at';
 
-/** COLUMNS qualified by the alias `p`, for statements that join another relation. */
-const ALIASED_COLUMNS = COLUMNS.split(', ')
+/** COLUMNS but the outcome ones, qualified by the alias `p`, for the completing UPDATE. */
+const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
+  .filter((c) => !['status', 'error', 'results'].includes(c))
   .map((c) => `p.${c}`)
   .join(', ');
 
@@ -140,11 +141,13 @@ export async function completeProperties(
   sql: Sql,
   items: { id: string; outcome: StoredOutcome }[],
 ): Promise<(PropertyRow | undefined)[]> {
-  const { rows } = await sql.query<PropertyRow>(
+  // The outcome columns just written are not read back: the caller has them, and the
+  // results document is most of a row's bytes (jsonb to text, then JSON.parse again).
+  const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error'>>(
     `UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error, completed_at = now()
      FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, status, results, error)
      WHERE p.id = u.id AND p.status = 'pending'
-     RETURNING ${ALIASED_COLUMNS}`,
+     RETURNING ${UNCHANGED_ALIASED_COLUMNS}`,
     [
       items.map((i) => i.id),
       items.map((i) => i.outcome.status),
@@ -152,7 +155,13 @@ export async function completeProperties(
       items.map((i) => i.outcome.error ?? null),
     ],
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const outcomes = new Map(items.map((i) => [i.id, i.outcome]));
+  const byId = new Map<string, PropertyRow>(
+    rows.map((row) => {
+      const { status, results, error = null } = outcomes.get(row.id)!;
+      return [row.id, { ...row, status, results, error }];
+    }),
+  );
   const missing = items.filter((i) => !byId.has(i.id)).map((i) => i.id);
   if (missing.length > 0) {
     // Already finished (a redelivery) or erased: report the row as it is.
