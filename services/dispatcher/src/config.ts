@@ -26,6 +26,12 @@ export interface WebhookConfig {
   retryDelaysMs: readonly number[];
   /** Name of the delivery schedule in the key-value store. */
   scheduleName: string;
+  /**
+   * How often (ms) a running dispatcher checks that the key-value store still holds the
+   * schedule (a Redis restart without persistence, a flush, a failover to an empty
+   * replica) and rebuilds it from PostgreSQL when it does not.
+   */
+  scheduleCheckMs: number;
 }
 
 const HOUR = 3_600_000;
@@ -44,6 +50,7 @@ export function webhookConfig(overrides: Partial<WebhookConfig> = {}): WebhookCo
     pollMs: 100,
     retryDelaysMs: RETRY_DELAYS_MS,
     scheduleName: 'webhooks:due',
+    scheduleCheckMs: 10_000,
     ...overrides,
   };
   if (config.leaseMs <= config.timeoutMs) throw new Error('webhook leaseMs must exceed timeoutMs');

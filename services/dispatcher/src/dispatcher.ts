@@ -31,8 +31,10 @@ export interface Dispatcher {
   start(): Promise<void>;
   /** Stops consuming, then finishes (or with abort: drops) in-flight deliveries. Idempotent. */
   stop(options?: { abort?: boolean }): Promise<void>;
-  /** Pending messages put back on the schedule by the last start(). */
+  /** Pending messages put back on the schedule by the last rebuild (at start, or after a loss). */
   readonly reconciled: number;
+  /** Rebuilds of the schedule since start() because the key-value store had lost it. */
+  readonly rebuilds: number;
 }
 
 const RECONCILE_PAGE = 1000;
@@ -70,17 +72,54 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const handleEvent = createFanout({ db, kv, config, clock, onScheduled: () => worker.nudge() });
   let consumer: Consumer | undefined;
   let reconciled = 0;
+  let rebuilds = 0;
   let state: 'idle' | 'running' | 'stopped' = 'idle';
+  let checkTimer: NodeJS.Timeout | undefined;
+  let checking: Promise<void> | undefined;
+  // Written after every rebuild and never expires: when it is gone, so is the schedule
+  // next to it, and the dispatcher puts the pending messages back from PostgreSQL.
+  const marker = `${config.scheduleName}:rebuilt-at`;
+
+  async function rebuild(): Promise<void> {
+    reconciled = await reconcileSchedule(db, kv, config, clock.now());
+    await kv.set(marker, new Date(clock.now()).toISOString());
+  }
+
+  async function checkSchedule(): Promise<void> {
+    try {
+      if ((await kv.get(marker)) !== null) return;
+      logger.warn({}, 'key-value store lost the delivery schedule; rebuilding it from the store');
+      await rebuild();
+      rebuilds += 1;
+      logger.info({ reconciled }, 'delivery schedule rebuilt');
+      worker.nudge();
+    } catch (err) {
+      logger.warn({ err }, 'delivery schedule check failed; will retry');
+    }
+  }
+
+  function scheduleCheck(): void {
+    checkTimer = setTimeout(() => {
+      checking = checkSchedule().finally(() => {
+        checking = undefined;
+        if (state === 'running') scheduleCheck();
+      });
+    }, config.scheduleCheckMs);
+  }
 
   return {
     get reconciled() {
       return reconciled;
     },
+    get rebuilds() {
+      return rebuilds;
+    },
     async start() {
       if (state !== 'idle') throw new Error(`dispatcher cannot start when ${state}`);
       state = 'running';
-      reconciled = await reconcileSchedule(db, kv, config, clock.now());
+      await rebuild();
       logger.info({ reconciled }, 'delivery schedule reconciled from the store');
+      scheduleCheck();
       worker.start();
       consumer = await bus.consume(
         { queue: QUEUES.webhookEvents.name, topics: [...QUEUES.webhookEvents.topics], prefetch: deps.prefetch ?? 64 },
@@ -90,6 +129,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     async stop(options = {}) {
       if (state === 'stopped') return;
       state = 'stopped';
+      clearTimeout(checkTimer);
+      await checking;
       await consumer?.cancel();
       await worker.stop(options);
       await transport?.close();

@@ -121,6 +121,26 @@ describe('dispatcher against PostgreSQL, Redis and RabbitMQ', () => {
     expect(new Set(delivered.map((r) => r.headers['webhook-id'])).size).toBe(20);
   });
 
+  it('rebuilds the schedule while running when Redis loses its data', async () => {
+    h = await createIntHarness({ scheduleCheckMs: 200 });
+    const receiver = await startReceiver(() => ({ status: 503 }));
+    receivers.push(receiver);
+    await h.endpoint('acct_redis_live', receiver.url());
+    const a = await h.spawn();
+    for (let i = 1; i <= 10; i++) await publish(h, 'acct_redis_live', i);
+    await waitUntil(async () => {
+      const { rows } = await h!.db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM webhook_messages WHERE attempt_count >= 1',
+      );
+      return rows[0]!.n === '10';
+    });
+    receiver.respond = () => ({ status: 200 });
+    expect(await h.forgetRedis()).toBeGreaterThan(0); // as a restart without persistence
+    await waitUntil(async () => (await statuses(h!)).every((s) => s.status === 'delivered'), { timeoutMs: 15_000 });
+    expect(a.rebuilds).toBe(1);
+    expect(a.reconciled).toBe(10);
+  });
+
   it('keeps delivering across a RabbitMQ restart', async () => {
     h = await createIntHarness();
     const receiver = await startReceiver();
