@@ -7,13 +7,18 @@ import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** utime + stime of one process in ms; 0 once it has gone. */
+/**
+ * utime + stime of one process in ms; 0 once it has gone. For this very process also
+ * cutime + cstime: the children it has waited for, such as a load generator run that
+ * ended between two snapshots.
+ */
 function processCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at ") ".
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    const children = pid === process.pid ? Number(fields[13]) + Number(fields[14]) : 0;
+    return ((Number(fields[11]) + Number(fields[12]) + children) * 1000) / TICKS_PER_SECOND;
   } catch {
     return 0;
   }
