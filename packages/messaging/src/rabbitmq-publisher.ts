@@ -15,7 +15,7 @@
 import type { Options } from 'amqplib';
 import { BusUnavailableError } from './bus.port.ts';
 import type { BusLogger } from './bus-logger.ts';
-import { Fifo } from './fifo.ts';
+import { createSlots } from './slots.ts';
 import type { RabbitConnection, Session } from './rabbitmq-connection.ts';
 
 export interface Publisher {
@@ -51,24 +51,8 @@ async function settlesBefore(promise: Promise<unknown>, deadline: number): Promi
 
 export function createPublisher({ connection, window, publishTimeoutMs, logger }: PublisherOptions): Publisher {
   const outstanding = new Set<Promise<void>>();
-  const slotWaiters = new Fifo<() => void>();
   const drains = new WeakMap<Session, Promise<void>>();
-  let slots = 0;
-
-  async function acquire(): Promise<void> {
-    if (slots < window) {
-      slots += 1;
-      return;
-    }
-    await new Promise<void>((resolve) => slotWaiters.push(resolve));
-  }
-
-  // A freed slot passes straight to the longest waiter, so the count never exceeds window.
-  function release(): void {
-    const next = slotWaiters.shift();
-    if (next) next();
-    else slots -= 1;
-  }
+  const slots = createSlots(window);
 
   function waitForDrain(session: Session): Promise<void> {
     let drained = drains.get(session);
@@ -98,7 +82,7 @@ export function createPublisher({ connection, window, publishTimeoutMs, logger }
     properties: Options.Publish,
     deadline: number,
   ): Promise<Outcome> {
-    await acquire();
+    await slots.acquire();
     let timer: NodeJS.Timeout | undefined;
     try {
       const drained = drains.get(session);
@@ -128,7 +112,7 @@ export function createPublisher({ connection, window, publishTimeoutMs, logger }
       });
     } finally {
       clearTimeout(timer);
-      release();
+      slots.release();
     }
   }
 
@@ -161,7 +145,7 @@ export function createPublisher({ connection, window, publishTimeoutMs, logger }
       void tracked.finally(() => outstanding.delete(tracked));
       return done;
     },
-    inFlight: () => slots,
+    inFlight: () => slots.used(),
     async settled() {
       while (outstanding.size > 0) await Promise.all([...outstanding]);
     },

@@ -4,6 +4,8 @@ import { Fifo } from './fifo.ts';
 export interface Slots {
   acquire(): Promise<void>;
   release(): void;
+  /** Slots held now (never above size). */
+  used(): number;
 }
 
 export function createSlots(size: number): Slots {
@@ -23,5 +25,6 @@ export function createSlots(size: number): Slots {
       if (next) next();
       else used -= 1;
     },
+    used: () => used,
   };
 }
