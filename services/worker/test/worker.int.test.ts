@@ -100,6 +100,33 @@ describe('worker over RabbitMQ and PostgreSQL', () => {
     expect(dead[0]!.reason).toMatch(/propertyId/);
   });
 
+  it('handles packed jobs one by one: each caller gets its own reply, a poison job is dead-lettered alone', async () => {
+    const jobs = await Promise.all(Array.from({ length: 12 }, (_, i) => submit(80 + i)));
+    // As the gateway sends them: requests of one turn share one broker message.
+    const replies = Promise.all(
+      jobs.map(({ job }) =>
+        bus.request('job.skiptrace', job, { timeoutMs: 10_000, messageId: `trace-${job.propertyId}`, pack: true }),
+      ),
+    );
+    const poison = bus.publish('job.skiptrace', { propertyId: 'not-a-number' }, { messageId: 'poison', pack: true });
+    const healthy = bus.publish('job.skiptrace', jobs[0]!.job, { messageId: 'again', pack: true });
+    const answered = (await replies) as PropertyResponse[];
+    await Promise.all([poison, healthy]);
+    expect(answered.map((r) => r.id)).toEqual(jobs.map(({ row }) => Number(row.id)));
+    expect(answered.every((r) => r.status === 'completed' || r.status === 'no_match')).toBe(true);
+    const dead = await waitUntil(
+      async () => {
+        const letters = await bus.takeDeadLetters('skiptrace.jobs', 10);
+        return letters.length ? letters : undefined;
+      },
+      { timeoutMs: 20_000, message: 'the poison job in skiptrace.jobs.dlq' },
+    );
+    expect(dead.map((d) => d.messageId)).toEqual(['poison']);
+    // The redelivered healthy job found its result stored and did not change it.
+    const stored = await getPropertyById(db, jobs[0]!.row.id);
+    expect(stored?.completed_at?.toISOString()).toBe(answered[0]!.completed_at);
+  });
+
   it('lets two workers share the queue and finish every job', async () => {
     const second = await createRabbitBus({ url: vhost.url });
     await startWorker(second);
