@@ -5,7 +5,7 @@
  */
 import { expect, it } from '@jest/globals';
 import type { Delivery, MessageBus } from '../src/bus.port.ts';
-import { unique, waitUntil } from './test-helpers.ts';
+import { peakHandlers, unique, waitUntil } from './test-helpers.ts';
 
 const count = (list: unknown[], value: unknown) => list.filter((v) => v === value).length;
 
@@ -88,23 +88,6 @@ export function packCases(open: () => Promise<MessageBus>): void {
   });
 
   it('keeps at most prefetch handlers running when messages arrive packed', async () => {
-    const bus = await open();
-    const queue = unique('pack-prefetch');
-    const total = 12;
-    let running = 0;
-    let peak = 0;
-    let started = 0;
-    let done = 0;
-    await bus.consume({ queue, topics: [queue], prefetch: 3 }, async () => {
-      running += 1;
-      started += 1;
-      peak = Math.max(peak, running);
-      await waitUntil(() => running >= 3 || started >= total, { what: 'a full consumer', intervalMs: 2 });
-      running -= 1;
-      done += 1;
-    });
-    await Promise.all(Array.from({ length: total }, (_, i) => bus.publish(queue, i, { pack: true })));
-    await waitUntil(() => done === total, { what: 'all handled' });
-    expect(peak).toBe(3);
+    expect(await peakHandlers(await open(), { prefetch: 3, total: 12, pack: true })).toBe(3);
   });
 }

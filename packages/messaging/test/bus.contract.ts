@@ -9,7 +9,7 @@ import { BusUnavailableError } from '../src/bus.port.ts';
 import type { Delivery, MessageBus } from '../src/bus.port.ts';
 import { packCases } from './bus.contract-packs.ts';
 import { retryAndReplyCases } from './bus.contract-retries.ts';
-import { gate, unique, waitUntil } from './test-helpers.ts';
+import { gate, peakHandlers, unique, waitUntil } from './test-helpers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,26 +103,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
     });
 
     it('keeps at most prefetch handlers running per consumer', async () => {
-      const bus = await open();
-      const queue = unique('prefetch');
-      const total = 12;
-      let running = 0;
-      let peak = 0;
-      let started = 0;
-      let done = 0;
-      await bus.consume({ queue, topics: [queue], prefetch: 3 }, async () => {
-        running += 1;
-        started += 1;
-        peak = Math.max(peak, running);
-        // Hold each handler until the consumer is full (or nothing more can come), so a
-        // broken bound shows as a peak above 3 rather than depending on timing.
-        await waitUntil(() => running >= 3 || started >= total, { what: 'a full consumer', intervalMs: 2 });
-        running -= 1;
-        done += 1;
-      });
-      await Promise.all(Array.from({ length: total }, (_, i) => bus.publish(queue, i)));
-      await waitUntil(() => done === total, { what: 'all handled' });
-      expect(peak).toBe(3);
+      expect(await peakHandlers(await open(), { prefetch: 3, total: 12, pack: false })).toBe(3);
     });
 
     retryAndReplyCases(open);

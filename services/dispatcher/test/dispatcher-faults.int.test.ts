@@ -36,6 +36,12 @@ const publish = (h: IntHarness, account: string, id: number) =>
     { messageId: randomUUID() },
   );
 
+/** Messages that have had at least one delivery attempt. */
+const attempted = async (h: IntHarness) =>
+  Number(
+    (await h.db.query<{ n: string }>('SELECT count(*) AS n FROM webhook_messages WHERE attempt_count >= 1')).rows[0]!.n,
+  );
+
 const statuses = async (h: IntHarness) =>
   (
     await h.db.query<{ status: string; n: string }>(
@@ -102,12 +108,7 @@ describe('dispatcher against PostgreSQL, Redis and RabbitMQ', () => {
     await h.endpoint('acct_redis', receiver.url());
     const a = await h.spawn();
     for (let i = 1; i <= 20; i++) await publish(h, 'acct_redis', i);
-    await waitUntil(async () => {
-      const { rows } = await h!.db.query<{ n: string }>(
-        'SELECT count(*) AS n FROM webhook_messages WHERE attempt_count >= 1',
-      );
-      return rows[0]!.n === '20';
-    });
+    await waitUntil(async () => (await attempted(h!)) === 20);
     await a.stop();
     expect(await h.kv.scheduled(h.config.scheduleName)).toBeGreaterThan(0);
     expect(await h.forgetRedis()).toBeGreaterThan(0);
@@ -128,12 +129,7 @@ describe('dispatcher against PostgreSQL, Redis and RabbitMQ', () => {
     await h.endpoint('acct_redis_live', receiver.url());
     const a = await h.spawn();
     for (let i = 1; i <= 10; i++) await publish(h, 'acct_redis_live', i);
-    await waitUntil(async () => {
-      const { rows } = await h!.db.query<{ n: string }>(
-        'SELECT count(*) AS n FROM webhook_messages WHERE attempt_count >= 1',
-      );
-      return rows[0]!.n === '10';
-    });
+    await waitUntil(async () => (await attempted(h!)) === 10);
     receiver.respond = () => ({ status: 200 });
     expect(await h.forgetRedis()).toBeGreaterThan(0); // as a restart without persistence
     await waitUntil(async () => (await statuses(h!)).every((s) => s.status === 'delivered'), { timeoutMs: 15_000 });
