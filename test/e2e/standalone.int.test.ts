@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { batchCommand } from '@skiptrace/cli';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
 
@@ -110,6 +111,41 @@ describe('one-process system', () => {
     expect(lines).toHaveLength(5);
     expect(lines[1]).toMatch(/\+1\d{3}55501\d\d/);
     expect(lines[4]).toMatch(/state/);
+  });
+
+  it('the CLI submits a CSV as a batch, waits for it and downloads the export', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skiptrace-cli-'));
+    const rows = [...generateContacts({ rows: 4, seed: 42 })].map((r) => demoQueryFor(r));
+    const input = join(dir, 'leads.csv');
+    await writeFile(
+      input,
+      [
+        'street_address,city,state,zip_code',
+        ...rows.map((r) => `"${r.street_address}",${r.city},${r.state},${r.zip_code}`),
+      ]
+        .join('\n')
+        .concat('\n'),
+    );
+    const stdout: string[] = [];
+    const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (stdout.push(String(chunk)), true));
+    const err = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const auth = ['--api', base, '--token', token];
+      expect(await batchCommand.run(['submit', input, '--wait', ...auth])).toBe(0);
+      const summary = JSON.parse(stdout.at(-1)!) as { id: string; status: string; total: number; processed: number };
+      expect(summary).toMatchObject({ status: 'completed', total: 4, processed: 4 });
+      const output = join(dir, 'results.csv');
+      expect(await batchCommand.run(['download', summary.id, '--out', output, ...auth])).toBe(0);
+      const lines = (await readFile(output, 'utf8')).trim().split('\n');
+      expect(lines).toHaveLength(5);
+      expect(lines[0]).toMatch(/^street_address,city,state,zip_code,/);
+      expect(lines.slice(1).every((line) => /\+1\d{3}55501\d\d/.test(line))).toBe(true);
+      await expect(batchCommand.run(['submit', input, '--api', base])).rejects.toThrow(/bearer token/);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a request without a token with 401 and the Error body', async () => {
