@@ -7,7 +7,15 @@ import { PassThrough, Transform } from 'node:stream';
 import { ListQuery } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
-import { ApiError, notFound, type Logger } from '@skiptrace/runtime';
+import {
+  ApiError,
+  decodeCursor,
+  encodeCursor,
+  notFound,
+  parseInput,
+  parseInt64Id,
+  type Logger,
+} from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { parseColumnMap } from './columns.ts';
@@ -40,20 +48,9 @@ function formatOf(req: Request): Format {
   );
 }
 
-function parseBatchId(raw: unknown): string {
-  const text = String(raw);
-  if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > 9223372036854775807n) {
-    throw new ApiError('invalid_parameter', 'batch id must be a positive 64-bit integer');
-  }
-  return text;
-}
-
-const encodeCursor = (id: string) => Buffer.from(`batch:${id}`).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const decoded = Buffer.from(cursor, 'base64url').toString();
-  if (!decoded.startsWith('batch:')) throw new ApiError('invalid_parameter', 'cursor is not valid');
-  return parseBatchId(decoded.slice(6));
-}
+const parseBatchId = (raw: unknown) => parseInt64Id(String(raw), 'batch id');
+/** Keyset cursors of this listing carry the kind `batch`. */
+const CURSOR = 'batch';
 
 async function findBatch(db: Database, accountId: string, id: string): Promise<BatchRow | undefined> {
   const { rows } = await db.query<BatchRow>(
@@ -180,18 +177,16 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   }
 
   router.get(BASE, auth.requireScope('read'), async (req, res) => {
-    const parsed = ListQuery.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_parameter', parsed.error.issues.map((i) => i.message).join('; '));
-    const { limit, cursor } = parsed.data;
+    const { limit, cursor } = parseInput(ListQuery, req.query, 'invalid_parameter');
     const { rows } = await db.query<BatchRow>(
       `SELECT ${BATCH_COLUMNS} FROM batches
        WHERE account_id = $1 AND status <> 'receiving' AND ($2::bigint IS NULL OR id < $2::bigint)
        ORDER BY id DESC LIMIT $3`,
-      [account(req), cursor ? decodeCursor(cursor) : null, limit + 1],
+      [account(req), cursor ? decodeCursor(CURSOR, cursor) : null, limit + 1],
     );
     const page = rows.slice(0, limit);
     if (rows.length > limit) {
-      const next = encodeCursor(String(page[page.length - 1]!.id));
+      const next = encodeCursor(CURSOR, page[page.length - 1]!.id);
       res.set('X-Next-Cursor', next);
       res.set('Link', `<${req.baseUrl}${BASE}?limit=${limit}&cursor=${next}>; rel="next"`);
     }

@@ -130,3 +130,8 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
     },
   };
 }
+
+/** The auth service's composition, called by its main.ts and by the one-process system. */
+export function wireAuth(deps: Omit<AuthServiceDeps, 'config'>, config: AuthConfig): Promise<AuthService> {
+  return createAuthService({ ...deps, config });
+}

@@ -1,4 +1,4 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
@@ -10,7 +10,7 @@ import {
   WebhookEndpointPatch,
   WebhookRecoverQuery,
 } from '@skiptrace/contracts';
-import { ApiError, notFound } from '@skiptrace/runtime';
+import { ApiError, notFound, parseInput } from '@skiptrace/runtime';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
 import {
@@ -24,7 +24,7 @@ import * as endpoints from './endpoint.repository.ts';
 import { member } from './message.repository.ts';
 import { generateSecret } from './signing.ts';
 import { ForbiddenAddressError, vetHost, type Resolver } from './ssrf-guard.ts';
-import { auth, parseOrThrow, requireScope } from './http-helpers.ts';
+import { auth } from './http-helpers.ts';
 
 export interface WebhooksRouterDeps {
   db: Database;
@@ -36,16 +36,13 @@ export interface WebhooksRouterDeps {
   clock?: Clock;
   /** DNS resolver for the create-time SSRF check (tests inject one). */
   resolver?: Resolver;
-  /**
-   * The gateway's scope check (@skiptrace/bearer's `auth.requireScope`, which also sets
-   * WWW-Authenticate); defaults to an equivalent check of req.auth.scopes.
-   */
-  requireScope?: (scope: 'read' | 'write') => RequestHandler;
+  /** The gateway's scope check (@skiptrace/bearer's `requireScope`, which also sets WWW-Authenticate). */
+  requireScope: (scope: 'read' | 'write') => RequestHandler;
 }
 
 /**
  * The subscription API, mounted by the gateway at /api/v1/webhooks after bearer
- * authentication. Everything is scoped to req.auth.accountId: another account's
+ * authentication and JSON body parsing. Everything is scoped to req.auth.accountId: another account's
  * endpoint or delivery is 404. GETs need `read`, everything else `write`.
  */
 export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
@@ -53,10 +50,9 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ scope: 'webhooks-api' });
   const router = Router();
-  router.use(express.json({ limit: '64kb' }));
-  const scope = deps.requireScope ?? requireScope;
-  const read = scope('read');
-  const write = scope('write');
+  // JSON bodies are parsed once, by the gateway (within MAX_BODY_BYTES), before this router.
+  const read = deps.requireScope('read');
+  const write = deps.requireScope('write');
 
   async function checkTarget(url: string) {
     try {
@@ -75,7 +71,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
     kv.schedule(config.scheduleName, member(messageId, endpointId), clock.now());
 
   router.post('/endpoints', write, async (req, res) => {
-    const body = parseOrThrow(WebhookEndpointCreate, req.body);
+    const body = parseInput(WebhookEndpointCreate, req.body);
     await checkTarget(body.url);
     const row = await endpoints.insertEndpoint(db, {
       accountId: auth(req).accountId,
@@ -98,7 +94,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   });
 
   router.patch('/endpoints/:id', write, async (req, res) => {
-    const patch = parseOrThrow(WebhookEndpointPatch, req.body);
+    const patch = parseInput(WebhookEndpointPatch, req.body);
     if (patch.url !== undefined) await checkTarget(patch.url);
     const row = await endpoints.updateEndpoint(db, auth(req).accountId, req.params.id as string, patch);
     if (!row) throw notFound('webhook endpoint');
@@ -137,13 +133,13 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   });
 
   router.get('/endpoints/:id/deliveries', read, async (req, res) => {
-    const query = parseOrThrow(WebhookDeliveryQuery, req.query, 'invalid_parameter');
+    const query = parseInput(WebhookDeliveryQuery, req.query, 'invalid_parameter');
     const endpoint = await ownEndpoint(auth(req).accountId, req.params.id as string);
     res.json({ data: await listDeliveries(db, endpoint.id, query) });
   });
 
   router.post('/endpoints/:id/recover', write, async (req, res) => {
-    const { since } = parseOrThrow(WebhookRecoverQuery, req.query, 'invalid_parameter');
+    const { since } = parseInput(WebhookRecoverQuery, req.query, 'invalid_parameter');
     const endpoint = await ownEndpoint(auth(req).accountId, req.params.id as string);
     if (!endpoint.enabled) throw new ApiError('conflict', 'the endpoint is disabled; enable it first');
     const ids = await recoverFailed(db, endpoint.id, new Date(since), new Date(clock.now()));

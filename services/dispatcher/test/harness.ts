@@ -5,6 +5,7 @@ import express from 'express';
 import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
 import { createMemoryKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createPgliteDatabase, DEFAULT_MIGRATIONS_DIR, type Database } from '@skiptrace/storage';
+import { createBearerAuth } from '@skiptrace/bearer';
 import { errorHandler, requestContext, silentLogger } from '@skiptrace/runtime';
 import { webhookConfig, type WebhookConfig } from '../src/config.ts';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
@@ -17,6 +18,9 @@ export function webhookMigrationsDir(): string {
   copyFileSync(join(DEFAULT_MIGRATIONS_DIR, '040_webhooks.sql'), join(dir, '040_webhooks.sql'));
   return dir;
 }
+
+/** The gateway's scope check; the test app sets req.auth itself, so the key set is never consulted. */
+const { requireScope } = createBearerAuth({ issuer: 'http://test', audience: 'test', jwks: () => ({ keys: [] }) });
 
 /** A clock the test moves by hand; starts at real time so signatures verify. */
 export function manualClock() {
@@ -42,6 +46,7 @@ export function testApp(router: express.Router) {
       };
     next();
   });
+  app.use(express.json());
   app.use('/api/v1/webhooks', router);
   app.use(errorHandler());
   return app;
@@ -71,7 +76,7 @@ export async function createHarness(
   const clock = manualClock();
   const kv = createMemoryKeyValue({ now: clock.now });
   const logger = silentLogger();
-  const router = createWebhooksRouter({ db, kv, config, logger, clock, resolver: options.resolver });
+  const router = createWebhooksRouter({ db, kv, config, logger, clock, resolver: options.resolver, requireScope });
   const dispatcher = createDispatcher({ db, bus, kv, config, logger, clock, random: options.random });
   return {
     db,
@@ -81,7 +86,7 @@ export async function createHarness(
     clock,
     app: testApp(router),
     appWith: (more, resolver) =>
-      testApp(createWebhooksRouter({ db, kv, config: { ...config, ...more }, logger, clock, resolver })),
+      testApp(createWebhooksRouter({ db, kv, config: { ...config, ...more }, logger, clock, resolver, requireScope })),
     dispatcher,
     async close() {
       await dispatcher.stop();

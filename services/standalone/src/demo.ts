@@ -3,7 +3,7 @@ import { importContacts } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
-import type { StandaloneEnv } from './config.ts';
+import type { StandaloneConfig } from './config.ts';
 
 const DEMO_SEED = 42;
 
@@ -12,8 +12,14 @@ const DEMO_SEED = 42;
  * 555-01XX phones) and the demo account, client and user, then prints how to use them.
  * Later starts find both in place and only print the instructions again.
  */
-export async function loadDemoData(deps: { db: Database; auth: AuthService; env: StandaloneEnv; logger: Logger }) {
-  const { db, auth, env, logger } = deps;
+export async function loadDemoData(deps: {
+  db: Database;
+  auth: AuthService;
+  config: StandaloneConfig;
+  logger: Logger;
+}) {
+  const { db, auth, config, logger } = deps;
+  const { env } = config;
   const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM contacts WHERE source = 'demo'`);
   if (env.SKIPTRACE_DEMO_ROWS > 0 && Number(rows[0]?.n ?? 0) === 0) {
     async function* ndjson() {
@@ -24,10 +30,10 @@ export async function loadDemoData(deps: { db: Database; auth: AuthService; env:
     const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'demo' });
     logger.info(counts, 'demo contacts loaded');
   }
-  const demo = await auth.ensureDemo({ dataDir: env.SKIPTRACE_DATA_DIR, redirectUri: `${env.publicUrl}/callback` });
+  const demo = await auth.ensureDemo({ dataDir: env.SKIPTRACE_DATA_DIR, redirectUri: `${config.baseUrl}/callback` });
   const [first] = generateContacts({ rows: 1, seed: DEMO_SEED });
   const query = first ? demoQueryFor(first) : undefined;
-  const base = env.publicUrl;
+  const base = config.baseUrl;
   process.stdout.write(
     [
       '',

@@ -12,21 +12,24 @@ import {
   type NewProperty,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
-import { ApiError, createBatcher, notFound, unavailable } from '@skiptrace/runtime';
+import {
+  ApiError,
+  createBatcher,
+  decodeCursor,
+  encodeCursor,
+  notFound,
+  parseInput,
+  parseInt64Id,
+  unavailable,
+} from '@skiptrace/runtime';
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../gateway.service.ts';
-import { parseBody, parseId, parseQuery } from '../validate.ts';
 
 const account = (req: Request) => req.auth!.accountId;
 
-/** Opaque keyset cursor: the last id of the page, base64url-encoded. */
-const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const decoded = Buffer.from(cursor, 'base64url').toString();
-  if (!decoded.startsWith('id:')) throw new ApiError('invalid_parameter', 'cursor is not valid');
-  return parseId(decoded.slice(3), 'cursor');
-}
+/** Keyset cursors of this listing carry the kind `id`. */
+const CURSOR = 'id';
 
 export function skiptraceRoutes(deps: GatewayDeps): Router {
   const { db, bus, auth, config } = deps;
@@ -41,7 +44,7 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     if (!req.is('application/json')) {
       throw new ApiError('unsupported_media_type', 'Content-Type must be application/json');
     }
-    const property = parseBody(Property, req.body);
+    const property = parseInput(Property, req.body);
     const key = checkIdempotencyKey(req.get('idempotency-key'));
     const hash = key ? requestHash(property) : '';
     if (key) {
@@ -83,11 +86,11 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
   });
 
   router.get('/property/skiptrace', auth.requireScope('read'), async (req, res) => {
-    const { limit, cursor } = parseQuery(ListQuery, req.query);
-    const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const { limit, cursor } = parseInput(ListQuery, req.query, 'invalid_parameter');
+    const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(CURSOR, cursor) : undefined);
     const page = rows.slice(0, limit).map(toResponse);
     if (rows.length > limit) {
-      const next = encodeCursor(page[page.length - 1]!.id);
+      const next = encodeCursor(CURSOR, page[page.length - 1]!.id);
       res.set('X-Next-Cursor', next);
       res.set('Link', `<${req.baseUrl}/property/skiptrace?limit=${limit}&cursor=${next}>; rel="next"`);
     }
@@ -95,13 +98,13 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
   });
 
   router.get('/property/skiptrace/:id', auth.requireScope('read'), async (req, res) => {
-    const row = await getProperty(db, account(req), parseId(String(req.params.id)));
+    const row = await getProperty(db, account(req), parseInt64Id(String(req.params.id)));
     if (!row) throw notFound('skip-trace result');
     res.json(toResponse(row));
   });
 
   router.delete('/plants/:id', auth.requireScope('write'), async (req, res) => {
-    const deleted = await deleteProperty(db, account(req), parseId(String(req.params.id)));
+    const deleted = await deleteProperty(db, account(req), parseInt64Id(String(req.params.id)));
     if (!deleted) throw notFound('property');
     res.status(204).end();
   });
