@@ -85,7 +85,7 @@ export const issuerEnv = {
     .url()
     .optional()
     .describe(
-      "public base URL of the OAuth server, no path: tokens' `iss`, the JWKS at `<AUTH_ISSUER>/oauth/jwks`. Default http://localhost:$PORT of the auth server (one-process mode: of the process)",
+      "public base URL of the OAuth server, no path: tokens' `iss`; the gateway fetches `<AUTH_ISSUER>/oauth/jwks`. Default: http://localhost:$PORT (auth, one-process mode), http://localhost:8081 (gateway)",
     ),
   API_AUDIENCE: z
     .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { batchesApiConfigFrom, batchesApiEnv, type BatchesConfig } from '@skiptrace/batches';
-import { webhookConfigFrom, webhookEnv, type WebhookConfig } from '@skiptrace/dispatcher';
+import { webhookConfig, webhookEnv, type WebhookConfig } from '@skiptrace/dispatcher';
 import { brokerEnv, commonEnv, databaseEnv, envInt, envPort, issuerEnv, redisEnv } from '@skiptrace/runtime';
 import type { GatewayConfig } from './gateway.service.ts';
 
@@ -34,7 +34,8 @@ export const gatewayEnv = z.object({
     .describe(
       'API requests per account per minute, shared by all replicas through Redis (429 + Retry-After over it; 0: off)',
     ),
-  ...webhookEnv,
+  /** The subscription API refuses private targets unless this is set (the dispatcher reads the rest of webhookEnv). */
+  SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: webhookEnv.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
   ...batchesApiEnv,
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
@@ -60,7 +61,7 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayProcessConfig {
       rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     },
     bearer: { issuer, audience: env.API_AUDIENCE },
-    webhooks: webhookConfigFrom(env),
+    webhooks: webhookConfig({ allowPrivate: env.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE }),
     batches: batchesApiConfigFrom(env),
   };
 }

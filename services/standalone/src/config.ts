@@ -45,6 +45,8 @@ export interface StandaloneConfig {
   auth: AuthConfig;
   worker: WorkerProcessConfig;
   dispatcher: WebhookConfig;
+  /** Demo contacts generated on first start. */
+  demoRows: number;
 }
 
 /**
@@ -66,5 +68,6 @@ export function standaloneConfigFrom(env: StandaloneEnv): StandaloneConfig {
     auth,
     worker: workerConfigFrom(env),
     dispatcher: webhookConfigFrom(env),
+    demoRows: env.SKIPTRACE_DEMO_ROWS,
   };
 }

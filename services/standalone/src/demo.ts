@@ -21,9 +21,9 @@ export async function loadDemoData(deps: {
   const { db, auth, config, logger } = deps;
   const { env } = config;
   const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM contacts WHERE source = 'demo'`);
-  if (env.SKIPTRACE_DEMO_ROWS > 0 && Number(rows[0]?.n ?? 0) === 0) {
+  if (config.demoRows > 0 && Number(rows[0]?.n ?? 0) === 0) {
     async function* ndjson() {
-      for (const row of generateContacts({ rows: env.SKIPTRACE_DEMO_ROWS, seed: DEMO_SEED })) {
+      for (const row of generateContacts({ rows: config.demoRows, seed: DEMO_SEED })) {
         yield `${JSON.stringify(row)}\n`;
       }
     }
