@@ -55,6 +55,14 @@ describe('webhooks API', () => {
       'http://[::1]/x',
       'http://169.254.169.254/latest',
       'https://internal.example.com/h',
+      // IPv4-translated, NAT64 and 6to4 forms of private addresses (the adversarial run's 201s).
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'http://[::ffff:0:10.0.0.1]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[2002:a00:1::1]/',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      'http://0x7f000001/',
     ]) {
       const res = await create({ url }, A, strict);
       expect(res.status).toBe(400);
