@@ -12,6 +12,7 @@ import type {
   WebhookEndpointWithSecret,
 } from '@skiptrace/contracts';
 import { accessToken, getConfig, refreshOnce, signInHere } from './auth.ts';
+import type { UploadFormat } from './preview.ts';
 
 export type { BatchSummary, Property, PropertyResponse, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret };
 
@@ -107,7 +108,6 @@ export const erase = async (id: number) => void (await send(`/plants/${id}`, { m
 // #endregion
 
 // #region Batches
-export type UploadFormat = 'csv' | 'ndjson' | 'json';
 const CONTENT_TYPES: Record<UploadFormat, string> = {
   csv: 'text/csv',
   ndjson: 'application/x-ndjson',

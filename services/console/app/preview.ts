@@ -4,7 +4,8 @@
  * fields, doubled quotes, CRLF); NDJSON is one object per line; JSON is an array of
  * objects, scanned incrementally for its first elements.
  */
-import type { UploadFormat } from './api.ts';
+/** The upload formats the batch API takes. */
+export type UploadFormat = 'csv' | 'ndjson' | 'json';
 
 export interface FilePreview {
   format: UploadFormat;

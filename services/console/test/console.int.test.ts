@@ -47,7 +47,7 @@ async function shot(name: string): Promise<void> {
 async function seriousViolations(): Promise<string[]> {
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
     return axe.run();
   });
   return result.violations
