@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ERROR_CODES, WebhookEndpoint, WebhookEndpointWithSecret } from '@skiptrace/contracts';
@@ -36,6 +37,18 @@ describe('webhooks API', () => {
     expect(got.status).toBe(200);
     expect(WebhookEndpoint.strict().parse(got.body)).toEqual(WebhookEndpoint.parse(body));
     expect(got.body.secret).toBeUndefined();
+  });
+
+  it('every event type of the table in docs/webhooks.md can be subscribed to, webhook.test included', async () => {
+    const doc = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+    const table = doc.slice(doc.indexOf('| Event type'), doc.indexOf('\n\n', doc.indexOf('| Event type')));
+    const documented = [...table.matchAll(/^\| `([a-z.]+)`/gm)].map((m) => m[1]);
+    expect(documented).toEqual(expect.arrayContaining(['plant.added', 'webhook.test']));
+    const res = await create({ url: 'http://127.0.0.1:9/all', events: documented });
+    expect(res.status).toBe(201);
+    expect(res.body.events).toEqual(documented);
+    const testsOnly = await create({ url: 'http://127.0.0.1:9/tests', events: ['webhook.test'] });
+    expect(testsOnly.status).toBe(201);
   });
 
   it('names every bad field in one validation error', async () => {
