@@ -77,6 +77,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   const provider = createProvider({
     config,
     accounts,
+    abuse,
     keys,
     cookieKeys: cookieKeysFor(config, keys),
     adapterFor: (name) => (useKv ? createKvAdapter(kv, name) : createDbAdapter(db, name)),

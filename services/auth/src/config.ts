@@ -31,6 +31,8 @@ export const authEnvSchema = z
     AUTH_TOKEN_RATE_LIMIT: int(1).default(600),
     /** Token requests per client IP per minute; default 1200. */
     AUTH_TOKEN_IP_RATE_LIMIT: int(1).default(1200),
+    /** Failed client authentications per client and source address per minute; default 10. */
+    AUTH_CLIENT_AUTH_FAILURE_LIMIT: int(1).default(10),
     /** Login form posts per client IP per minute; default 30. */
     AUTH_LOGIN_RATE_LIMIT: int(1).default(30),
     /** Failed logins for one email before it is locked; default 5. */
@@ -56,6 +58,7 @@ export const authEnvSchema = z
     refreshTokenTtl: env.AUTH_REFRESH_TOKEN_TTL,
     tokenRateLimit: env.AUTH_TOKEN_RATE_LIMIT,
     tokenIpRateLimit: env.AUTH_TOKEN_IP_RATE_LIMIT,
+    clientAuthFailureLimit: env.AUTH_CLIENT_AUTH_FAILURE_LIMIT,
     loginRateLimit: env.AUTH_LOGIN_RATE_LIMIT,
     lockoutThreshold: env.AUTH_LOCKOUT_THRESHOLD,
     lockoutBaseSeconds: env.AUTH_LOCKOUT_BASE_SECONDS,
