@@ -1,6 +1,7 @@
 // Composition root of the gateway when it runs as its own process.
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { createAccounts, createClientsRouter } from '@skiptrace/auth';
 import { batchesConfigFromEnv, createBatchesRouter } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
@@ -58,6 +59,7 @@ const app = createGatewayService({
       config: loadWebhookConfig(),
       requireScope: bearer.requireScope,
     }),
+    '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
   },
 });
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { authConfig, createAuthService } from '@skiptrace/auth';
+import { authConfig, createAccounts, createAuthService, createClientsRouter } from '@skiptrace/auth';
 import { batchesConfigFromEnv, createBatchesRouter, startBatchWorker } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
@@ -110,6 +110,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
         config: webhookConfig,
         requireScope: bearer.requireScope,
       }),
+      '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger: log }),
     },
   });
   const app = express();
