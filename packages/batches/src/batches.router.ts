@@ -4,18 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { PassThrough, Transform } from 'node:stream';
-import { ListQuery } from '@skiptrace/contracts';
+import { batchesApi, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
-import {
-  ApiError,
-  decodeCursor,
-  encodeCursor,
-  notFound,
-  parseInput,
-  parseInt64Id,
-  type Logger,
-} from '@skiptrace/runtime';
+import { ApiError, decodeCursor, encodeCursor, mountRoute, notFound, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { parseColumnMap } from './columns.ts';
@@ -48,7 +40,6 @@ function formatOf(req: Request): Format {
   );
 }
 
-const parseBatchId = (raw: unknown) => parseInt64Id(String(raw), 'batch id');
 /** Keyset cursors of this listing carry the kind `batch`. */
 const CURSOR = 'batch';
 
@@ -67,7 +58,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   const statusUrl = (id: string) => `${config.basePath}${BASE}/${id}`;
 
   /** The status document: the summary plus timestamps, rate (rows/s) and ETA (s). */
-  function status(row: BatchRow) {
+  function status(row: BatchRow): BatchStatus {
     const end = row.completed_at ?? new Date();
     const seconds = row.started_at ? Math.max((end.getTime() - row.started_at.getTime()) / 1000, 0.001) : 0;
     const rate = seconds > 0 ? row.processed / seconds : 0;
@@ -87,13 +78,14 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
 
   function accepted(res: Response, row: BatchRow) {
     res.status(202).set('Location', statusUrl(String(row.id)));
-    res.json({
+    const body: BatchAccepted = {
       id: String(row.id),
-      status: row.status,
+      status: toSummary(row).status,
       accepted: row.total - row.rejected,
       rejected: row.rejected,
       status_url: statusUrl(String(row.id)),
-    });
+    };
+    res.json(body);
   }
 
   async function replay(req: Request, res: Response, key: string, hash: string): Promise<boolean> {
@@ -113,10 +105,12 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     return true;
   }
 
-  router.post(BASE, auth.requireScope('write'), async (req, res) => {
+  const mount = { router, requireScope: auth.requireScope };
+
+  mountRoute(mount, batchesApi.submitBatch, async ({ query, headers }, req, res) => {
     const format = formatOf(req);
-    const map = parseColumnMap(req.query.map);
-    const key = checkIdempotencyKey(req.get('idempotency-key'));
+    const map = parseColumnMap(query.map);
+    const key = checkIdempotencyKey(headers['Idempotency-Key']);
     const hasher = createHash('sha256').update(`${format}\n${JSON.stringify(map)}\n`);
     const tap = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -176,8 +170,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     return rows.length > 0;
   }
 
-  router.get(BASE, auth.requireScope('read'), async (req, res) => {
-    const { limit, cursor } = parseInput(ListQuery, req.query, 'invalid_parameter');
+  mountRoute(mount, batchesApi.listBatches, async ({ query: { limit, cursor } }, req, res) => {
     const { rows } = await db.query<BatchRow>(
       `SELECT ${BATCH_COLUMNS} FROM batches
        WHERE account_id = $1 AND status <> 'receiving' AND ($2::bigint IS NULL OR id < $2::bigint)
@@ -193,16 +186,16 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     res.json(page.map(status));
   });
 
-  router.get(`${BASE}/:id`, auth.requireScope('read'), async (req, res) => {
-    const row = await findBatch(db, account(req), parseBatchId(req.params.id));
+  mountRoute(mount, batchesApi.getBatch, async ({ params }, req, res) => {
+    const row = await findBatch(db, account(req), params.id);
     if (!row) throw notFound('batch');
     res.json(status(row));
   });
 
-  router.get(`${BASE}/:id/results`, auth.requireScope('read'), async (req, res) => {
-    const row = await findBatch(db, account(req), parseBatchId(req.params.id));
+  mountRoute(mount, batchesApi.exportBatch, async ({ params, query }, req, res) => {
+    const row = await findBatch(db, account(req), params.id);
     if (!row) throw notFound('batch');
-    const asked = typeof req.query.format === 'string' ? req.query.format : undefined;
+    const asked = query.format;
     const type =
       asked === 'ndjson'
         ? 'application/x-ndjson'
@@ -228,11 +221,10 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     }
   });
 
-  router.delete(`${BASE}/:id`, auth.requireScope('write'), async (req, res) => {
-    const id = parseBatchId(req.params.id);
+  mountRoute(mount, batchesApi.cancelBatch, async ({ params: { id }, query }, req, res) => {
     const row = await findBatch(db, account(req), id);
     if (!row) throw notFound('batch');
-    if (req.query.purge === 'true') {
+    if (query.purge === 'true') {
       await deleteBatchData(db, id);
       return void res.status(204).end();
     }

@@ -5,6 +5,7 @@ export * from './api-error.ts';
 export * from './http.ts';
 export * from './health.ts';
 export * from './batcher.ts';
-export * from './validation.ts';
+export * from './cursor.ts';
 export * from './env.ts';
 export * from './serve.ts';
+export * from './route.ts';

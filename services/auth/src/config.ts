@@ -37,12 +37,21 @@ export const oauthEnv = {
     .describe('refresh-token (and grant) lifetime, seconds'),
   AUTH_TOKEN_RATE_LIMIT: envInt(1).default(600).describe('token requests per client per minute (429 over it)'),
   AUTH_TOKEN_IP_RATE_LIMIT: envInt(1).default(1200).describe('token requests per client IP per minute (429 over it)'),
+  AUTH_CLIENT_AUTH_FAILURE_LIMIT: envInt(1)
+    .default(10)
+    .describe('failed client authentications per client and source address per minute (429 over it)'),
   AUTH_LOGIN_RATE_LIMIT: envInt(1).default(30).describe('login form posts per client IP per minute'),
   AUTH_LOCKOUT_THRESHOLD: envInt(1).default(5).describe('failed logins for one email before it is locked'),
   AUTH_LOCKOUT_BASE_SECONDS: envInt(1)
     .default(60)
     .describe('first lockout, seconds; it doubles with each further failure'),
   AUTH_LOCKOUT_MAX_SECONDS: envInt(1).default(3600).describe('longest lockout, seconds'),
+  AUTH_CONSOLE_URL: z
+    .url()
+    .optional()
+    .describe(
+      "public URL of the web console (the gateway's /console); its OAuth client's redirect URI is `<this>/callback`. Default: http://localhost:8080/console (one-process mode: <AUTH_ISSUER>/console)",
+    ),
 };
 
 /** Environment of the auth service process. */
@@ -68,10 +77,13 @@ export interface AuthConfig {
   refreshTokenTtl: number;
   tokenRateLimit: number;
   tokenIpRateLimit: number;
+  clientAuthFailureLimit: number;
   loginRateLimit: number;
   lockoutThreshold: number;
   lockoutBaseSeconds: number;
   lockoutMaxSeconds: number;
+  /** Public URL of the web console (no trailing slash). */
+  consoleUrl: string;
   /** Where keys.json lives when the database is PGlite; absent: keys go in the database. */
   dataDir?: string;
 }
@@ -91,10 +103,12 @@ export function authConfigFrom(env: AuthEnv): AuthConfig {
     refreshTokenTtl: env.AUTH_REFRESH_TOKEN_TTL,
     tokenRateLimit: env.AUTH_TOKEN_RATE_LIMIT,
     tokenIpRateLimit: env.AUTH_TOKEN_IP_RATE_LIMIT,
+    clientAuthFailureLimit: env.AUTH_CLIENT_AUTH_FAILURE_LIMIT,
     loginRateLimit: env.AUTH_LOGIN_RATE_LIMIT,
     lockoutThreshold: env.AUTH_LOCKOUT_THRESHOLD,
     lockoutBaseSeconds: env.AUTH_LOCKOUT_BASE_SECONDS,
     lockoutMaxSeconds: env.AUTH_LOCKOUT_MAX_SECONDS,
+    consoleUrl: (env.AUTH_CONSOLE_URL ?? 'http://localhost:8080/console').replace(/\/+$/, ''),
     dataDir: env.SKIPTRACE_DATA_DIR,
   };
 }

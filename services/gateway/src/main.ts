@@ -16,6 +16,6 @@ const db = await openDatabase(env, adapters);
 const bus = await openBus(env, adapters);
 const kv = openKeyValue(env, adapters);
 
-const app = wireGateway({ db, bus, kv, logger, health }, config);
+const app = await wireGateway({ db, bus, kv, logger, health }, config);
 const port = await listen(app, env.PORT, { shutdown, health });
 logger.info({ port, issuer: config.bearer.issuer }, 'gateway listening');

@@ -1,5 +1,8 @@
+import { createAccounts, createClientsRouter } from '@skiptrace/auth';
 import { createBatchesRouter } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
+import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
+import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import { createWebhooksRouter } from '@skiptrace/dispatcher';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
@@ -21,14 +24,17 @@ export interface GatewayWiringDeps {
    * are fetched (and cached) from `<issuer>/oauth/jwks`.
    */
   jwks?: () => JSONWebKeySet;
+  /** A sample CSV the console offers for a first batch (the one-process mode's demo data). */
+  consoleSampleCsv?: string;
 }
 
 /**
- * The gateway's composition: bearer checks, the skip-trace API, the batch API and the
- * webhook subscription API under /api/v1, plus /healthz and /readyz. Its own main.ts and
- * the one-process system both call this. Builds the app; does not listen.
+ * The gateway's composition: bearer checks, the skip-trace API, the batch, webhook
+ * subscription and client APIs under /api/v1, the web console at /console (built now when
+ * missing or stale), /healthz and /readyz. Its own main.ts and the one-process system both
+ * call this. Builds the app; does not listen.
  */
-export function wireGateway(deps: GatewayWiringDeps, config: GatewayProcessConfig): express.Express {
+export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProcessConfig): Promise<express.Express> {
   const { db, bus, kv, health } = deps;
   const logger = deps.logger.child({ scope: 'gateway' });
   const { issuer, audience } = config.bearer;
@@ -36,6 +42,14 @@ export function wireGateway(deps: GatewayWiringDeps, config: GatewayProcessConfi
     ? createBearerAuth({ issuer, audience, jwks: deps.jwks })
     : createBearerAuth({ issuer, audience, jwksUrl: new URL(`${issuer}/oauth/jwks`) });
   const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
+  const consoleBuild = await ensureConsoleBuilt({ log: (msg) => logger.info(msg) });
+  if (consoleBuild.built) logger.info({ ms: consoleBuild.ms }, 'console built');
+  const consoleRouter = await createConsoleRouter({
+    dir: consoleBuild.dir,
+    issuer,
+    clientId: CONSOLE_CLIENT_ID,
+    sampleCsv: deps.consoleSampleCsv,
+  });
   return createGatewayService({
     db,
     bus,
@@ -44,6 +58,7 @@ export function wireGateway(deps: GatewayWiringDeps, config: GatewayProcessConfi
     logger,
     health,
     config: config.http,
+    console: consoleRouter,
     routers: {
       '/': createBatchesRouter({ db, bus, auth, logger, config: config.batches }),
       '/webhooks': createWebhooksRouter({
@@ -53,6 +68,7 @@ export function wireGateway(deps: GatewayWiringDeps, config: GatewayProcessConfi
         config: config.webhooks,
         requireScope: bearer.requireScope,
       }),
+      '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
     },
   });
 }

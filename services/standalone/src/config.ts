@@ -55,7 +55,9 @@ export interface StandaloneConfig {
  * defaults to http://localhost:$PORT and the API's public URL to `<issuer>/api/v1`.
  */
 export function standaloneConfigFrom(env: StandaloneEnv): StandaloneConfig {
-  const auth = authConfigFrom(env);
+  const issued = authConfigFrom(env);
+  // The console is served by this process too: its default URL follows the issuer.
+  const auth = env.AUTH_CONSOLE_URL ? issued : { ...issued, consoleUrl: `${issued.issuer}/console` };
   const gateway = gatewayConfigFrom({
     ...env,
     AUTH_ISSUER: auth.issuer,

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
 import { wireAuth } from '@skiptrace/auth';
 import { wireDispatcher } from '@skiptrace/dispatcher';
@@ -42,7 +43,18 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   shutdown.add('auth', () => auth.close());
   const dispatcher = wireDispatcher({ db, bus, kv, logger: log }, config.dispatcher);
   const worker = wireWorker({ db, bus, logger: log }, config.worker);
-  const gateway = wireGateway({ db, bus, kv, logger: log, health, jwks: () => auth.jwks() }, config.gateway);
+  const gateway = await wireGateway(
+    {
+      db,
+      bus,
+      kv,
+      logger: log,
+      health,
+      jwks: () => auth.jwks(),
+      consoleSampleCsv: config.demoRows > 0 ? join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv') : undefined,
+    },
+    config.gateway,
+  );
 
   const app = express();
   app.disable('x-powered-by');

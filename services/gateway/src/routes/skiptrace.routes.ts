@@ -1,4 +1,4 @@
-import { ListQuery, PACKED_MESSAGES, Property, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
+import { PACKED_MESSAGES, skiptraceApi, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
   deleteProperty,
@@ -12,16 +12,7 @@ import {
   type NewProperty,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
-import {
-  ApiError,
-  createBatcher,
-  decodeCursor,
-  encodeCursor,
-  notFound,
-  parseInput,
-  parseInt64Id,
-  unavailable,
-} from '@skiptrace/runtime';
+import { createBatcher, decodeCursor, encodeCursor, mountRoute, notFound, unavailable } from '@skiptrace/runtime';
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../gateway.service.ts';
@@ -40,12 +31,10 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     maxConcurrent: 4,
   });
 
-  router.post('/property/skiptrace', auth.requireScope('write'), async (req, res) => {
-    if (!req.is('application/json')) {
-      throw new ApiError('unsupported_media_type', 'Content-Type must be application/json');
-    }
-    const property = parseInput(Property, req.body);
-    const key = checkIdempotencyKey(req.get('idempotency-key'));
+  const mount = { router, requireScope: auth.requireScope };
+
+  mountRoute(mount, skiptraceApi.skipTrace, async ({ body: property, headers }, req, res) => {
+    const key = checkIdempotencyKey(headers['Idempotency-Key']);
     const hash = key ? requestHash(property) : '';
     if (key) {
       const earlier = await findIdempotent(db, account(req), key, hash);
@@ -85,8 +74,7 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     }
   });
 
-  router.get('/property/skiptrace', auth.requireScope('read'), async (req, res) => {
-    const { limit, cursor } = parseInput(ListQuery, req.query, 'invalid_parameter');
+  mountRoute(mount, skiptraceApi.listSkipTraces, async ({ query: { limit, cursor } }, req, res) => {
     const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(CURSOR, cursor) : undefined);
     const page = rows.slice(0, limit).map(toResponse);
     if (rows.length > limit) {
@@ -97,14 +85,14 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     res.json(page);
   });
 
-  router.get('/property/skiptrace/:id', auth.requireScope('read'), async (req, res) => {
-    const row = await getProperty(db, account(req), parseInt64Id(String(req.params.id)));
+  mountRoute(mount, skiptraceApi.getSkipTrace, async ({ params }, req, res) => {
+    const row = await getProperty(db, account(req), params.id);
     if (!row) throw notFound('skip-trace result');
     res.json(toResponse(row));
   });
 
-  router.delete('/plants/:id', auth.requireScope('write'), async (req, res) => {
-    const deleted = await deleteProperty(db, account(req), parseInt64Id(String(req.params.id)));
+  mountRoute(mount, skiptraceApi.deletePlant, async ({ params }, req, res) => {
+    const deleted = await deleteProperty(db, account(req), params.id);
     if (!deleted) throw notFound('property');
     res.status(204).end();
   });
