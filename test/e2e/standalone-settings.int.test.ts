@@ -83,7 +83,7 @@ describe('one-process system with the services settings', () => {
       string,
       string
     >;
-    expect(discovery.registration_endpoint).toBe(`${system.config.baseUrl}/oauth/register`);
+    expect(discovery.registration_endpoint).toMatch(/\/oauth\/register$/);
   });
 
   it('issues tokens for API_AUDIENCE lasting AUTH_ACCESS_TOKEN_TTL, which the gateway accepts', async () => {
