@@ -8,3 +8,4 @@ export * from './batcher.ts';
 export * from './metrics.ts';
 export * from './tracing.ts';
 export * from './http-observe.ts';
+export * from './route.ts';

@@ -4,8 +4,10 @@
  *   invalid_request; RFC 6749 §5.2 and the seed say unauthorized_client);
  * - per-client token rate limit → 429 `rate_limited` with Retry-After. The client is only
  *   known once the provider parsed the body, so the limit is applied to the answer: the
- *   request over the limit is refused, its work discarded. The per-IP limit runs earlier,
- *   in Express, before any client authentication work.
+ *   request over the limit is refused, its work discarded. Only requests whose client
+ *   authenticated count (a wrong secret is `invalid_client`, a refused pair `rate_limited`;
+ *   those are limited per client and address in compareClientSecret, provider.ts). The
+ *   per-IP limit runs earlier, in Express, before any client authentication work.
  * - RFC 7591 registration answers carry the client's account_id.
  */
 import type Provider from 'oidc-provider';
@@ -26,7 +28,8 @@ export function installProviderMiddleware(
       if (ctx.status === 400 && body?.error === 'invalid_request' && body.error_description === GRANT_NOT_ALLOWED)
         body.error = 'unauthorized_client';
       const clientId = ctx.oidc?.client?.clientId;
-      if (clientId) {
+      const authenticated = body?.error !== 'invalid_client' && body?.error !== 'rate_limited';
+      if (clientId && authenticated) {
         const wait = await deps.abuse.tokenByClient(clientId);
         if (wait) {
           ctx.status = 429;
