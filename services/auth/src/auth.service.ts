@@ -109,7 +109,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
     clientAdapter: createClientAdapter(accounts),
     logger: log,
   });
-  installProviderMiddleware(provider, { accounts, abuse });
+  installProviderMiddleware(provider, { accounts, abuse, registration: Boolean(config.adminToken) });
   log.info({ issuer: config.issuer, artefacts: useKv ? 'redis' : db.kind }, 'oauth provider ready');
 
   const app = express();
