@@ -41,6 +41,8 @@ export const authEnvSchema = z
     AUTH_LOCKOUT_BASE_SECONDS: int(1).default(60),
     /** Longest lockout in seconds; default 3600. */
     AUTH_LOCKOUT_MAX_SECONDS: int(1).default(3600),
+    /** Public URL of the web console (the gateway's /console); its client's redirect URI is <this>/callback; default http://localhost:8080/console. */
+    AUTH_CONSOLE_URL: z.url().default('http://localhost:8080/console'),
     /** Directory of the one-process mode's data (keys.json, demo credentials); default .data. */
     SKIPTRACE_DATA_DIR: z.string().default('.data'),
   })
@@ -63,6 +65,7 @@ export const authEnvSchema = z
     lockoutThreshold: env.AUTH_LOCKOUT_THRESHOLD,
     lockoutBaseSeconds: env.AUTH_LOCKOUT_BASE_SECONDS,
     lockoutMaxSeconds: env.AUTH_LOCKOUT_MAX_SECONDS,
+    consoleUrl: env.AUTH_CONSOLE_URL.replace(/\/$/, ''),
     dataDir: env.SKIPTRACE_DATA_DIR,
   }))
   .superRefine((cfg, ctx) => {

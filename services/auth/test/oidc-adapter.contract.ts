@@ -48,6 +48,8 @@ export function describeAdapterContract(name: string, backend: () => Promise<Ada
       ['AuthorizationCode', 'invalid_grant'],
       ['RefreshToken', 'invalid_grant'],
       ['DeviceCode', 'invalid_grant'],
+      ['BackchannelAuthenticationRequest', 'invalid_grant'],
+      ['PreAuthorizedCode', 'invalid_grant'],
     ])('%s: of 20 concurrent consumers exactly one wins; the others revoke the grant', async (model, error) => {
       const grantId = `g-${model}`;
       await b.adapter('Grant').upsert(grantId, { accountId: 'usr_1', clientId: 'cli' }, 600);
