@@ -5,3 +5,6 @@ export * from './api-error.ts';
 export * from './http.ts';
 export * from './health.ts';
 export * from './batcher.ts';
+export * from './input-boundary.ts';
+export * from './http-server.ts';
+export * from './text-decoding.ts';

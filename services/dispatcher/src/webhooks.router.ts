@@ -1,4 +1,4 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
@@ -10,7 +10,7 @@ import {
   WebhookEndpointPatch,
   WebhookRecoverQuery,
 } from '@skiptrace/contracts';
-import { ApiError, notFound } from '@skiptrace/runtime';
+import { ApiError, jsonBody, notFound } from '@skiptrace/runtime';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
 import {
@@ -53,7 +53,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ scope: 'webhooks-api' });
   const router = Router();
-  router.use(express.json({ limit: '64kb' }));
+  router.use(jsonBody(64 * 1024));
   const scope = deps.requireScope ?? requireScope;
   const read = scope('read');
   const write = scope('write');
