@@ -3,7 +3,7 @@
  * itself (the gateway mounts this router before its JSON parser for that path).
  */
 import { createHash } from 'node:crypto';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ListQuery } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
@@ -47,21 +47,24 @@ function formatOf(req: Request): Format {
  * upload with 400 (zlib's error, answered by the error middleware); the row and row-size
  * limits bound what a small compressed body can expand to.
  */
+const INFLATE = new Map([
+  ['gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
+
 function decompressed(body: Readable, coding: string | undefined): Readable {
   const name = coding?.trim().toLowerCase();
   if (!name || name === 'identity') return body;
-  const inflate =
-    name === 'gzip'
-      ? createGunzip()
-      : name === 'deflate'
-        ? createInflate()
-        : name === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (!inflate)
-    throw new ApiError('unsupported_media_type', `Content-Encoding "${name.slice(0, 40)}" is not supported`);
-  body.on('error', (err) => inflate.destroy(err));
-  return body.pipe(inflate);
+  const make = INFLATE.get(name);
+  if (!make) throw new ApiError('unsupported_media_type', `Content-Encoding "${name.slice(0, 40)}" is not supported`);
+  // Started when the reader starts: a zlib error before then would have no listener.
+  async function* inflate(): AsyncGenerator<Buffer> {
+    const stream = make!();
+    body.on('error', (err) => stream.destroy(err));
+    yield* body.pipe(stream) as AsyncIterable<Buffer>;
+  }
+  return Readable.from(inflate(), { objectMode: false });
 }
 
 function parseBatchId(raw: unknown): string {

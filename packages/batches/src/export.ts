@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import type { TraceResult } from '@skiptrace/contracts';
 import type { PropertyColumns } from '@skiptrace/core';
+import { csvCell, csvPhoneCell } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 
 export const PHONE_COLUMNS = 5;
@@ -118,13 +119,6 @@ async function* renderPages<T extends { row_number: number }>(
   }
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
-export function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function csvHeader(columns: readonly string[]): string {
   const phones: string[] = [];
   for (let i = 1; i <= PHONE_COLUMNS; i++)
@@ -132,25 +126,30 @@ export function csvHeader(columns: readonly string[]): string {
   return `${[...columns, ...phones, 'confidence', 'status', 'error'].map(csvCell).join(',')}\n`;
 }
 
-/** Input columns as uploaded, then the phones of the matches (best first), confidence, status, error. */
+/**
+ * Input columns as uploaded, then the phones of the matches (best first), confidence, status,
+ * error. Every cell goes through the neutralising encoder (`csvCell`: caller-supplied text
+ * that a spreadsheet would run as a formula is quoted), phone numbers through `csvPhoneCell`.
+ */
 export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
-  const cells: unknown[] = [];
+  const cells: string[] = [];
   const input = entry.kind === 'traced' ? entry.row.input : entry.row.raw;
-  if (Array.isArray(input)) for (let i = 0; i < width; i++) cells.push(input[i]);
+  if (Array.isArray(input)) for (let i = 0; i < width; i++) cells.push(csvCell(input[i]));
   else {
     // An unparseable line (kept as text) goes into the first column.
-    cells.push(input);
+    cells.push(csvCell(input));
     for (let i = 1; i < width; i++) cells.push('');
   }
   const results = entry.kind === 'traced' ? entry.row.results : [];
   const phones = results.flatMap((r) => r.phones).slice(0, PHONE_COLUMNS);
   for (let i = 0; i < PHONE_COLUMNS; i++) {
     const p = phones[i];
-    cells.push(p?.number, p?.type, p?.dnc, p?.litigator);
+    cells.push(csvPhoneCell(p?.number), csvCell(p?.type), csvCell(p?.dnc), csvCell(p?.litigator));
   }
-  if (entry.kind === 'traced') cells.push(results[0]?.confidence, entry.row.status, entry.row.error);
-  else cells.push(undefined, 'rejected', entry.row.reason);
-  return `${cells.map(csvCell).join(',')}\n`;
+  if (entry.kind === 'traced') {
+    cells.push(csvCell(results[0]?.confidence), csvCell(entry.row.status), csvCell(entry.row.error));
+  } else cells.push('', 'rejected', csvCell(entry.row.reason));
+  return `${cells.join(',')}\n`;
 }
 
 /** One PropertyResponse per traced row plus its `row`; rejected rows as {row, status: 'rejected', error, input}. */

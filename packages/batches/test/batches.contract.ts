@@ -209,6 +209,27 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       expect(nul.body).toMatchObject({ accepted: 1, rejected: 1 });
     });
 
+    it('exports caller-supplied cells a spreadsheet would run as formulas neutralised (OWASP CSV injection)', async () => {
+      const csv =
+        'street_address,city,state,zip_code,first_name,last_name,=cmd\n' +
+        '1 Main St,Austin,TX,78701,"=HYPERLINK(""http://evil.example"",""x"")",@SUM(A1),"+cmd|\' /C calc\'!A0"\n' +
+        '2 Oak St,Austin,TX,78701,-2+3,"\t=1",plain\n';
+      const res = await upload(csv, 'text/csv', 'acct-inject').expect(202);
+      await finished(res.body.id, 'acct-inject');
+      const out = await request(app)
+        .get(`${V1}/${res.body.id}/results?format=csv`)
+        .set('X-Test-Account', 'acct-inject');
+      const lines = out.text.split('\n');
+      expect(lines[0]!.startsWith('street_address,city,state,zip_code,first_name,last_name,"\'=cmd",phone_1,')).toBe(
+        true,
+      );
+      expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")","'@SUM(A1)","'+cmd|' /C calc'!A0"`);
+      expect(lines[2]).toContain(`"'-2+3","'\t=1",plain`);
+      // No cell starts with a formula character outside a neutralising quote, but for the
+      // system's own E.164 phone numbers (a + and digits only: a number, not a formula).
+      for (const line of lines) expect(line).not.toMatch(/(^|,)(?!\+\d+(,|$))[=+@\t\r-]/);
+    });
+
     it('refuses bad requests: media type, map, over the row cap (413, nothing kept)', async () => {
       expect((await upload('x', 'text/plain')).status).toBe(415);
       expect((await upload(sampleCsv(2), 'text/csv', 'acct-1', `${V1}?map=zip_code:Nope`)).body).toMatchObject({

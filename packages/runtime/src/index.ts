@@ -8,3 +8,4 @@ export * from './batcher.ts';
 export * from './input-boundary.ts';
 export * from './http-server.ts';
 export * from './text-decoding.ts';
+export * from './csv-cell.ts';
