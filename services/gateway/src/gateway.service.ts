@@ -5,6 +5,7 @@ import {
   errorHandler,
   inputBoundary,
   jsonBody,
+  observeHttp,
   requestContext,
   routeNotFound,
   type Health,
@@ -12,6 +13,7 @@ import {
 } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import express, { type Request, type RequestHandler, type Router } from 'express';
+import { docsRoutes } from './docs.routes.ts';
 import { accountRateLimit } from './rate-limit.ts';
 import { skiptraceRoutes } from './routes/skiptrace.routes.ts';
 
@@ -45,6 +47,8 @@ export interface GatewayDeps {
   kv: KeyValueStore;
   /** Extra routers mounted under /api/v1 after authentication, e.g. { '/webhooks': router }. */
   routers?: Record<string, Router>;
+  /** The web console, served at /console (createConsoleRouter of @skiptrace/console). */
+  console?: Router;
 }
 
 const isBatchUpload = (req: Request) => req.method === 'POST' && req.path === '/property/skiptrace/batches';
@@ -55,6 +59,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', true);
+  app.use(observeHttp());
   app.use(requestContext(deps.logger));
   app.use(inputBoundary());
   app.use(deps.health.router());
@@ -64,6 +69,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
+  api.use(docsRoutes());
   api.use(deps.auth.authenticate);
   if (deps.config.rateLimitPerMinute > 0) {
     const limiter = createRateLimiter(deps.kv, { limit: deps.config.rateLimitPerMinute, windowMs: 60_000 });
@@ -77,6 +83,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
   api.use(skiptraceRoutes(deps));
   api.use(routeNotFound(api));
 
+  if (deps.console) app.use('/console', deps.console);
   app.use('/api/v1', api);
   app.use('/api/v1', errorHandler());
   return app;

@@ -1,0 +1,128 @@
+/**
+ * Every call the console makes to the API, in one module, through the typed client
+ * (@skiptrace/client: openapi-fetch over types generated from the OpenAPI document), so a
+ * changed route or schema fails the console's type check. Pages never build URLs or read
+ * headers. A 401 refreshes the token once and repeats the request.
+ */
+import { createApiClient, toApiError, type Schemas } from '@skiptrace/client';
+import { accessToken, getConfig, refreshOnce, signInHere } from './auth.ts';
+import type { UploadFormat } from './preview.ts';
+
+export { ApiRequestError as ApiError } from '@skiptrace/client';
+
+export type Property = Schemas['Property'];
+export type PropertyResponse = Schemas['PropertyResponseOutput'];
+export type BatchStatus = Schemas['BatchStatus'];
+export type BatchAccepted = Schemas['BatchAccepted'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
+export type ApiClient = Schemas['ApiClient'];
+export type ApiClientWithSecret = Schemas['ApiClientWithSecret'];
+
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** fetch that refreshes the access token once on a 401 and sends the request again. */
+async function fetchWithRefresh(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const spare = request.clone();
+  const res = await fetch(request);
+  if (res.status !== 401) return res;
+  await refreshOnce().catch(() => signInHere());
+  spare.headers.set('authorization', `Bearer ${await accessToken()}`);
+  return fetch(spare);
+}
+
+let client: ReturnType<typeof createApiClient> | undefined;
+const api = () =>
+  (client ??= createApiClient({
+    baseUrl: new URL(getConfig().apiBase, location.origin).href,
+    token: accessToken,
+    fetch: fetchWithRefresh,
+  }));
+
+interface Result<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+/** The body of a 2xx answer with its response (for headers), or the API's error. */
+async function call<T>(pending: Promise<Result<T>>): Promise<{ data: T; response: Response }> {
+  const { data, error, response } = await pending;
+  if (!response.ok || error !== undefined) throw toApiError(response, error);
+  return { data: data as T, response };
+}
+const body = async <T>(pending: Promise<Result<T>>): Promise<T> => (await call(pending)).data;
+const page = async <T>(pending: Promise<Result<T[]>>): Promise<Page<T>> => {
+  const { data, response } = await call(pending);
+  return { items: data, next: response.headers.get('x-next-cursor') };
+};
+
+// #region Skip trace
+export const trace = (property: Property) => body(api().POST('/property/skiptrace', { body: property }));
+export const listTraces = (limit: number, cursor?: string) =>
+  page(api().GET('/property/skiptrace', { params: { query: { limit, cursor } } }));
+export const erase = (id: number) => body(api().DELETE('/plants/{id}', { params: { path: { id } } }));
+// #endregion
+
+// #region Batches
+const CONTENT_TYPES = { csv: 'text/csv', ndjson: 'application/x-ndjson', json: 'application/json' } as const;
+/** Streams the file as it is; map: Property field → input column name. */
+export function submitBatch(file: Blob, format: UploadFormat, map: Record<string, string>) {
+  const pairs = Object.entries(map).map(([field, column]) => `${field}:${column}`);
+  return body(
+    api().POST('/property/skiptrace/batches', {
+      params: { query: { map: pairs.join(',') || undefined } },
+      body: file as unknown as string,
+      bodySerializer: (b: unknown) => b as BodyInit,
+      headers: { 'content-type': CONTENT_TYPES[format] },
+    }),
+  );
+}
+export const getBatch = (id: string) =>
+  body(api().GET('/property/skiptrace/batches/{id}', { params: { path: { id } } }));
+export const listBatches = (limit: number, cursor?: string) =>
+  page(api().GET('/property/skiptrace/batches', { params: { query: { limit, cursor } } }));
+export const cancelBatch = (id: string) =>
+  body(api().DELETE('/property/skiptrace/batches/{id}', { params: { path: { id } } })) as Promise<BatchStatus>;
+export const purgeBatch = (id: string) =>
+  body(api().DELETE('/property/skiptrace/batches/{id}', { params: { path: { id }, query: { purge: 'true' } } }));
+export const batchResults = (id: string, format: 'csv' | 'ndjson') =>
+  body(
+    api().GET('/property/skiptrace/batches/{id}/results', {
+      params: { path: { id }, query: { format } },
+      parseAs: 'blob',
+    }),
+  );
+// #endregion
+
+// #region Webhooks
+export const listEndpoints = async () => (await body(api().GET('/webhooks/endpoints'))).data;
+export const createEndpoint = (input: Schemas['WebhookEndpointCreate']) =>
+  body(api().POST('/webhooks/endpoints', { body: input }));
+export const updateEndpoint = (id: string, patch: Schemas['WebhookEndpointPatch']) =>
+  body(api().PATCH('/webhooks/endpoints/{id}', { params: { path: { id } }, body: patch }));
+export const deleteEndpoint = (id: string) =>
+  body(api().DELETE('/webhooks/endpoints/{id}', { params: { path: { id } } }));
+export const rotateEndpointSecret = (id: string) =>
+  body(api().POST('/webhooks/endpoints/{id}/rotate-secret', { params: { path: { id } } }));
+export const testEndpoint = (id: string) =>
+  body(api().POST('/webhooks/endpoints/{id}/test', { params: { path: { id } } }));
+export const listDeliveries = async (id: string, limit = 100) =>
+  (await body(api().GET('/webhooks/endpoints/{id}/deliveries', { params: { path: { id }, query: { limit } } }))).data;
+export const replayDelivery = (id: string) =>
+  body(api().POST('/webhooks/deliveries/{id}/replay', { params: { path: { id } } }));
+// #endregion
+
+// #region API clients
+export const listClients = async () => (await body(api().GET('/clients'))).data;
+export const createClient = (input: { name: string; scopes: ('read' | 'write')[] }) =>
+  body(api().POST('/clients', { body: input }));
+export const rotateClientSecret = (id: string) =>
+  body(api().POST('/clients/{id}/rotate-secret', { params: { path: { id } } }));
+export const revokeClient = (id: string) => body(api().DELETE('/clients/{id}', { params: { path: { id } } }));
+// #endregion
