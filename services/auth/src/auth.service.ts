@@ -48,8 +48,8 @@ export interface AuthService {
   /** Adds a signing key pair, published now, signing from activateInSec on (after a restart). */
   rotateSigningKey(options?: { activateInSec?: number }): Promise<StoredKey[]>;
   ensureDemo(options?: EnsureDemoOptions): Promise<DemoCredentials & { created: boolean }>;
-  /** Registers (or updates the redirect URIs of) the web console's public client. */
-  ensureConsoleClient(options: { redirectUris: string[] }): Promise<void>;
+  /** Registers (or updates the redirect URIs of) the web console's public client; consoleUrl ends in /console. */
+  ensureConsoleClient(options: { consoleUrl: string }): Promise<void>;
   /** Stops timers; the caller owns and closes db and kv. */
   close(): Promise<void>;
 }

@@ -14,7 +14,15 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { AccountError, type Accounts, type ClientRecord } from './accounts.service.ts';
 
 /** RFC 7591 metadata kept verbatim from a registration; everything else is derived. */
-const KEPT_METADATA = ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri', 'contacts', 'application_type'];
+const KEPT_METADATA = [
+  'client_uri',
+  'logo_uri',
+  'tos_uri',
+  'policy_uri',
+  'contacts',
+  'application_type',
+  'post_logout_redirect_uris',
+];
 const SECRET_METHODS = new Set(['client_secret_post', 'client_secret_basic']);
 
 export function clientMetadata(record: ClientRecord): AdapterPayload {

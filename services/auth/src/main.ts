@@ -32,7 +32,7 @@ shutdown.add('kv', () => kv.close());
 
 const auth = await createAuthService({ db, kv, config, logger });
 shutdown.add('auth', () => auth.close());
-await auth.ensureConsoleClient({ redirectUris: [`${config.consoleUrl}/callback`] });
+await auth.ensureConsoleClient({ consoleUrl: config.consoleUrl });
 
 const health = createHealth();
 health.register('database', () => db.ping());

@@ -72,7 +72,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   });
   shutdown.add('auth', () => auth.close());
   // The console's public OAuth client, and its build (made now when missing or stale).
-  await auth.ensureConsoleClient({ redirectUris: [`${env.publicUrl}/console/callback`] });
+  await auth.ensureConsoleClient({ consoleUrl: `${env.publicUrl}/console` });
   const consoleBuild = await ensureConsoleBuilt({ log: (msg) => log.info(msg) });
   if (consoleBuild.built) log.info({ ms: consoleBuild.ms }, 'console built');
   const demoBatchFile = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
