@@ -255,4 +255,15 @@ describe('web console', () => {
     await page.getByRole('row').filter({ hasText: 'nightly export' }).waitFor({ state: 'detached' });
     expect((await token(clientId, secret)).status).toBe(401);
   }, 30_000);
+
+  it('signs out through the auth server and asks for the password again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign out?' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/console/signed-out`);
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    expect(await seriousViolations()).toEqual([]);
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await page.getByLabel('Password').waitFor();
+  }, 20_000);
 });
