@@ -10,7 +10,7 @@ import type Provider from 'oidc-provider';
 import type { JWK } from 'jose';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
-import type { Logger } from '@skiptrace/runtime';
+import { inputBoundary, labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
 import { createAccounts, type Accounts } from './accounts.service.ts';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
@@ -48,14 +48,36 @@ export interface AuthService {
   /** Adds a signing key pair, published now, signing from activateInSec on (after a restart). */
   rotateSigningKey(options?: { activateInSec?: number }): Promise<StoredKey[]>;
   ensureDemo(options?: EnsureDemoOptions): Promise<DemoCredentials & { created: boolean }>;
-  /** Registers (or updates the redirect URIs of) the web console's public client. */
-  ensureConsoleClient(options: { redirectUris: string[] }): Promise<void>;
+  /** Registers (or updates the redirect URIs of) the web console's public client; consoleUrl ends in /console. */
+  ensureConsoleClient(options: { consoleUrl: string }): Promise<void>;
   /** Stops timers; the caller owns and closes db and kv. */
   close(): Promise<void>;
 }
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 const PROVIDER_PATH = /^\/(oauth\/|\.well-known\/)/;
+/** oidc-provider's own paths (provider.ts `routes`, discovery): metric labels for its requests. */
+const PROVIDER_ROUTES = [
+  '/oauth/authorize',
+  '/oauth/token',
+  '/oauth/jwks',
+  '/oauth/revoke',
+  '/oauth/introspect',
+  '/oauth/register',
+  '/oauth/userinfo',
+  '/oauth/logout',
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+];
+
+/** A bounded route label for a request oidc-provider serves (never the raw path: it can hold ids). */
+function providerRoute(path: string): string {
+  for (const route of PROVIDER_ROUTES) {
+    if (path === route) return route;
+    if (path.startsWith(`${route}/`)) return `${route}/:id`;
+  }
+  return path.startsWith('/oauth/') ? '/oauth/*' : '/.well-known/*';
+}
 
 function keyStoreFor(db: Database, config: AuthConfig): KeyStore | undefined {
   if (config.signingKeys) return undefined;
@@ -87,12 +109,15 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
     clientAdapter: createClientAdapter(accounts),
     logger: log,
   });
-  installProviderMiddleware(provider, { accounts, abuse });
+  installProviderMiddleware(provider, { accounts, abuse, registration: Boolean(config.adminToken) });
   log.info({ issuer: config.issuer, artefacts: useKv ? 'redis' : db.kind }, 'oauth provider ready');
 
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', true);
+  app.use(observeHttp());
+  // oidc-provider reads its own bodies and undoes no Content-Encoding.
+  app.use(inputBoundary({ contentCodings: [] }));
   app.use(
     interactionRoutes({
       provider,
@@ -110,7 +135,11 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       .json({ error: 'rate_limited', error_description: `too many token requests; retry in ${wait} seconds` });
   });
   const handle = provider.callback();
-  app.use((req, res, next) => (PROVIDER_PATH.test(req.path) ? handle(req, res) : next()));
+  app.use((req, res, next) => {
+    if (!PROVIDER_PATH.test(req.path)) return next();
+    labelRoute(req, providerRoute(req.path));
+    return handle(req, res);
+  });
 
   const purge = useKv
     ? undefined
@@ -142,6 +171,6 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
  */
 export async function wireAuth(deps: Omit<AuthServiceDeps, 'config'>, config: AuthConfig): Promise<AuthService> {
   const auth = await createAuthService({ ...deps, config });
-  await auth.ensureConsoleClient({ redirectUris: [`${config.consoleUrl}/callback`] });
+  await auth.ensureConsoleClient({ consoleUrl: config.consoleUrl });
   return auth;
 }

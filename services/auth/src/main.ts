@@ -8,11 +8,11 @@ import {
   createHealth,
   createLogger,
   createShutdown,
-  errorHandler,
   exitOnSignals,
+  finishApp,
+  inputBoundary,
   listen,
   loadConfig,
-  routeNotFound,
 } from '@skiptrace/runtime';
 import { wireAuth } from './auth.service.ts';
 import { authConfigFrom, authEnv } from './config.ts';
@@ -32,9 +32,9 @@ shutdown.add('auth', () => auth.close());
 
 const app = express();
 app.disable('x-powered-by');
+app.use(inputBoundary());
 app.use(health.router());
 app.use(auth.app);
-app.use(routeNotFound());
-app.use(errorHandler());
-const port = await listen(app, env.PORT, { shutdown, health });
+finishApp(app, auth.app);
+const port = await listen(app, env.PORT, { shutdown, health, logger });
 logger.info({ port, issuer: config.issuer }, 'auth listening');

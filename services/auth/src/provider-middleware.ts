@@ -9,6 +9,9 @@
  *   those are limited per client and address in compareClientSecret, provider.ts). The
  *   per-IP limit runs earlier, in Express, before any client authentication work.
  * - RFC 7591 registration answers carry the client's account_id.
+ * - a path or method the provider does not serve: its router leaves a bare 404 ("Not
+ *   Found" as text); answered instead in the OAuth error shape, 405 with `Allow` when the
+ *   path exists under another method.
  */
 import type Provider from 'oidc-provider';
 import type { Accounts } from './accounts.service.ts';
@@ -16,12 +19,42 @@ import type { AbuseControls } from './abuse.ts';
 
 const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';
 
+/** The provider's endpoints and their methods (routes in provider.ts). */
+function endpoints(registration: boolean): Map<string, string> {
+  const map = new Map([
+    ['/oauth/authorize', 'GET, POST'],
+    ['/oauth/token', 'POST'],
+    ['/oauth/revoke', 'POST'],
+    ['/oauth/introspect', 'POST'],
+    ['/oauth/jwks', 'GET'],
+    ['/oauth/logout', 'GET, POST'],
+    ['/.well-known/openid-configuration', 'GET'],
+    ['/.well-known/oauth-authorization-server', 'GET'],
+  ]);
+  if (registration) map.set('/oauth/register', 'POST');
+  return map;
+}
+
 export function installProviderMiddleware(
   provider: Provider,
-  deps: { accounts: Accounts; abuse: AbuseControls },
+  deps: { accounts: Accounts; abuse: AbuseControls; registration: boolean },
 ): void {
+  const served = endpoints(deps.registration);
   provider.use(async (ctx, next) => {
     await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      const allow = served.get(ctx.path);
+      ctx.set('Cache-Control', 'no-store');
+      if (allow && !allow.split(', ').includes(ctx.method)) {
+        ctx.status = 405;
+        ctx.set('Allow', allow);
+        ctx.body = { error: 'invalid_request', error_description: `method not allowed; use ${allow}` };
+      } else {
+        ctx.status = 404;
+        ctx.body = { error: 'invalid_request', error_description: 'no such OAuth endpoint' };
+      }
+      return;
+    }
     const route = ctx.oidc?.route;
     const body = ctx.body as Record<string, unknown> | undefined;
     if (route === 'token') {

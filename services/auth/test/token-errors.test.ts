@@ -147,6 +147,21 @@ describe('token endpoint errors', () => {
     },
   );
 
+  it.each([
+    ['PUT', '/oauth/token', 405, 'POST'],
+    ['OPTIONS', '/oauth/introspect', 405, 'POST'],
+    ['GET', '/oauth/revoke', 405, 'POST'],
+    ['DELETE', '/.well-known/openid-configuration', 405, 'GET'],
+    ['GET', '/oauth/nothing-here', 404, null],
+    ['POST', '/.well-known/unknown', 404, null],
+  ])('%s %s: %i in the OAuth error shape, never a bare text answer', async (method, path, status, allow) => {
+    const res = await fetch(`${auth.url}${path}`, { method });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('unsupported_grant_type (400)', async () => {
     const res = await token({
       grant_type: 'password',

@@ -2,7 +2,16 @@
 // share the event queue (competing consumers), the Redis schedule and the row leases.
 import express from 'express';
 import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
-import { createHealth, createLogger, createShutdown, exitOnSignals, listen, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  finishApp,
+  inputBoundary,
+  listen,
+  loadConfig,
+} from '@skiptrace/runtime';
 import { dispatcherEnv, webhookConfigFrom } from './config.ts';
 import { wireDispatcher } from './dispatcher.ts';
 
@@ -24,6 +33,8 @@ await dispatcher.start();
 // Registered before the HTTP step, so it runs after it: stop intake, finish in-flight deliveries, then close connections.
 shutdown.add('dispatcher', () => dispatcher.stop());
 const app = express();
+app.use(inputBoundary());
 app.use(health.router());
-const port = await listen(app, env.PORT, { shutdown, health });
+finishApp(app);
+const port = await listen(app, env.PORT, { shutdown, health, logger });
 logger.info({ port, allowPrivate: config.allowPrivate, timeoutMs: config.timeoutMs }, 'dispatcher running');

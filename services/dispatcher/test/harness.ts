@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
@@ -6,16 +6,18 @@ import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
 import { createMemoryKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createPgliteDatabase, DEFAULT_MIGRATIONS_DIR, type Database } from '@skiptrace/storage';
 import { createBearerAuth } from '@skiptrace/bearer';
-import { errorHandler, requestContext, silentLogger } from '@skiptrace/runtime';
+import { errorHandler, jsonBody, requestContext, silentLogger } from '@skiptrace/runtime';
 import { webhookConfig, type WebhookConfig } from '../src/config.ts';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
 import { createWebhooksRouter } from '../src/webhooks.router.ts';
 import type { Resolver } from '../src/ssrf-guard.ts';
 
-/** A directory holding only this service's migration, so other teams' files in flux cannot break these tests. */
+/** A directory holding only this service's migrations (its 040–059 range), so other teams' files in flux cannot break these tests. */
 export function webhookMigrationsDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-migrations-'));
-  copyFileSync(join(DEFAULT_MIGRATIONS_DIR, '040_webhooks.sql'), join(dir, '040_webhooks.sql'));
+  for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((n) => /^0[45]\d_.*\.sql$/.test(n))) {
+    copyFileSync(join(DEFAULT_MIGRATIONS_DIR, name), join(dir, name));
+  }
   return dir;
 }
 
@@ -46,7 +48,7 @@ export function testApp(router: express.Router) {
       };
     next();
   });
-  app.use(express.json());
+  app.use(jsonBody(64 * 1024));
   app.use('/api/v1/webhooks', router);
   app.use(errorHandler());
   return app;

@@ -1,6 +1,14 @@
 // Composition root of the gateway when it runs as its own process.
 import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
-import { createHealth, createLogger, createShutdown, exitOnSignals, listen, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  finishApp,
+  listen,
+  loadConfig,
+} from '@skiptrace/runtime';
 import { gatewayConfigFrom, gatewayEnv } from './config.ts';
 import { wireGateway } from './wiring.ts';
 
@@ -17,5 +25,6 @@ const bus = await openBus(env, adapters);
 const kv = openKeyValue(env, adapters);
 
 const app = await wireGateway({ db, bus, kv, logger, health }, config);
-const port = await listen(app, env.PORT, { shutdown, health });
+finishApp(app);
+const port = await listen(app, env.PORT, { shutdown, health, logger });
 logger.info({ port, issuer: config.bearer.issuer }, 'gateway listening');

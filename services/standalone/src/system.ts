@@ -4,7 +4,15 @@ import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
 import { wireAuth } from '@skiptrace/auth';
 import { wireDispatcher } from '@skiptrace/dispatcher';
 import { wireGateway } from '@skiptrace/gateway';
-import { createHealth, createLogger, createShutdown, listen, loadConfig, type Logger } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  finishApp,
+  listen,
+  loadConfig,
+  type Logger,
+} from '@skiptrace/runtime';
 import { wireWorker } from '@skiptrace/worker';
 import express from 'express';
 import { standaloneConfigFrom, standaloneEnv, type StandaloneConfig } from './config.ts';
@@ -60,6 +68,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   app.disable('x-powered-by');
   app.use(gateway);
   app.use(auth.app);
+  finishApp(app, gateway, auth.app);
 
   return {
     app,
@@ -74,7 +83,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
         await worker.stop();
         await dispatcher.stop();
       });
-      const port = await listen(app, env.PORT, { shutdown, health });
+      const port = await listen(app, env.PORT, { shutdown, health, logger: log });
       return `http://localhost:${port}`;
     },
     stop: (reason = 'stop') => shutdown.run(reason),

@@ -2,7 +2,16 @@
 // they share the queues (competing consumers) and the store.
 import express from 'express';
 import { openBus, openDatabase } from '@skiptrace/adapters';
-import { createHealth, createLogger, createShutdown, exitOnSignals, listen, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  finishApp,
+  inputBoundary,
+  listen,
+  loadConfig,
+} from '@skiptrace/runtime';
 import { workerConfigFrom, workerProcessEnv } from './config.ts';
 import { wireWorker } from './wiring.ts';
 
@@ -18,7 +27,9 @@ const bus = await openBus(env, adapters);
 const worker = wireWorker({ db, bus, logger }, workerConfigFrom(env));
 
 const app = express();
+app.use(inputBoundary());
 app.use(health.router());
+finishApp(app);
 await worker.start();
 shutdown.add('consumers', () => worker.stop());
-await listen(app, env.PORT, { shutdown, health });
+await listen(app, env.PORT, { shutdown, health, logger });
