@@ -9,6 +9,7 @@
  * issued, so there is no update path); it hashes the generated secret before storing.
  */
 import { errors } from 'oidc-provider';
+import { textProblem } from '@skiptrace/runtime';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { AccountError, type Accounts, type ClientRecord } from './accounts.service.ts';
 
@@ -51,6 +52,8 @@ const unsupported = async (): Promise<undefined> => undefined;
 export function createClientAdapter(accounts: Accounts): Adapter {
   return {
     async find(id) {
+      // A client_id PostgreSQL cannot hold (NUL, a lone surrogate) names no client.
+      if (textProblem(id)) return undefined;
       const record = await accounts.findClient(id);
       return record && clientMetadata(record);
     },
