@@ -165,7 +165,10 @@ describe('web console', () => {
       await page.keyboard.press('Tab');
     }
     await expect(page.getByLabel('ZIP code').inputValue()).resolves.toBe(q.zip_code);
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Trace');
+    const traceButton = page.getByRole('button', { name: 'Trace', exact: true });
+    await expect(
+      traceButton.evaluate((el) => (el as unknown as { matches(s: string): boolean }).matches(':focus')),
+    ).resolves.toBe(true);
     await page.keyboard.press('Enter');
     const person = page.getByRole('article').first();
     await person.waitFor();
