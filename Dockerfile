@@ -1,6 +1,6 @@
 # One image for every service. Node 24 runs the TypeScript sources directly (type
-# stripping), so there is no build step: the image is the workspace's sources plus
-# its production dependencies.
+# stripping): the image is the workspace's sources plus its production dependencies,
+# and the web console's bundle (the only build step).
 #
 #   docker build -t skiptrace/skiptrace:1.0.0 .                       # standalone (default)
 #   docker build --build-arg SERVICE=gateway -t skiptrace/gateway .   # one service
@@ -31,6 +31,8 @@ COPY . .
 # Workspace packages are symlinks to packages/*, so their .ts sources are outside
 # node_modules, where Node's type stripping is allowed to run them.
 RUN pnpm install --offline --frozen-lockfile --prod
+# The web console is built here: at run time the sources are read-only to the service user.
+RUN node services/console/src/build-cli.ts
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE=standalone

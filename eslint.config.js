@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.tools/**', '.data/**', '**/dist/**', 'coverage/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '.tools/**',
+      '.data/**',
+      '**/dist/**',
+      'coverage/**',
+      'packages/client/src/generated/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,58 +1,90 @@
 /**
- * Batch benchmark: one process with the batch API and a chunk worker on the local
- * PostgreSQL and RabbitMQ (DATABASE_URL / AMQP_URL or the local defaults; a fresh
- * database and vhost per run). Uploads an N-row CSV over HTTP, waits until every row is
- * traced, downloads the CSV export, and prints the phase times, rows/s and peak RSS.
+ * Batch benchmark, as a new user meets it: N demo contacts imported into a fresh database
+ * (no manual ANALYZE: whatever the import leaves is what the first batch gets), then a CSV
+ * of noisy variants of them uploaded to the running system, traced with the real engine,
+ * and the CSV export downloaded. The batch rows, per ten: one at an address nobody lives
+ * at, one without owner names (address only), eight with the address written another way
+ * (suffix and directionals spelled out or abbreviated, unit designator, case, ZIP+4, the
+ * state's name) and the owner name in other case (demoQueryFor).
  *
- *   node test/bench/batch.bench.ts [--rows 1000000] [--chunk 500] [--window 8] [--prefetch 4]
+ *   node test/bench/batch.bench.ts [--rows 1000000] [--contacts 1000000] [--batches 1]
+ *     [--engine real|fake] [--port 18090] [--probe-rate 20]
+ *     [--chunk 500] [--window 8] [--prefetch 2]
  *
- * The TraceEngine is the deterministic in-process fake of the tests: the figures measure
- * the batch pipeline (parse, validate, COPY, chunk jobs, bulk updates, export), not matching.
+ * --engine real (default): the one-process system (services/standalone: gateway with the
+ * batch API, sync worker, chunk worker, dispatcher) as a child process on the local
+ * PostgreSQL, RabbitMQ and Redis; while each batch runs, synchronous POST
+ * /property/skiptrace probes go out at --probe-rate per second (open loop) and their
+ * p50/p99 is reported. Each batch is submitted by a new API client of its own account,
+ * so a later batch reuses nothing of an earlier one (--batches 2: is the first batch,
+ * right after the import, as fast as the next?).
+ * --engine fake: the batch API and chunk worker in this process with the tests'
+ * deterministic fake engine, no contacts and no probes: the pipeline alone.
+ *
+ * Prints, per batch and stage (upload, trace, export), the time and the CPU µs per row of
+ * each process group (node: the system under test; postgres: this database's backends
+ * plus the server's checkpointer, background and WAL writers; rabbitmq; bench: this
+ * process), the peak RSS of the largest process of each group, and the match rate.
+ * A fresh database, vhost and Redis prefix per run, dropped at the end.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { createAccounts } from '@skiptrace/auth';
+import { importContacts } from '@skiptrace/contacts';
+import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
+import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import {
   buildApp,
   createPostgresDatabase,
   createRabbitBus,
-  createTestDatabaseUrl,
-  createTestVhost,
   fakeEngine,
   silentLogger,
   startBatchWorker,
 } from '../../packages/batches/test/bench-system.ts';
+import { cpuPerRequest, cpuSnapshot, pidsOf, sampleRss, type CpuSnapshot, type PidGroups } from './cpu-time.ts';
 
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
+    contacts: { type: 'string', default: '1000000' },
+    batches: { type: 'string', default: '1' },
+    engine: { type: 'string', default: 'real' },
+    port: { type: 'string', default: '18090' },
+    'probe-rate': { type: 'string', default: '20' },
     chunk: { type: 'string', default: '500' },
     window: { type: 'string', default: '8' },
-    prefetch: { type: 'string', default: '4' },
+    prefetch: { type: 'string', default: '2' },
   },
 });
+const engine = values.engine;
+if (engine !== 'real' && engine !== 'fake') throw new Error('--engine is real or fake');
 const rows = Number(values.rows);
-const BASE = '/api/v1/property/skiptrace/batches';
+const contacts = engine === 'real' ? Number(values.contacts) : 0;
+const batches = Number(values.batches);
+const port = Number(values.port);
+const probeRate = Number(values['probe-rate']);
+const SEED = 99;
+const API = '/api/v1';
+const BASE = `${API}/property/skiptrace/batches`;
 
-function* csvLines(n: number): Generator<string> {
-  yield 'street_address,city,state,zip_code,first_name,last_name\n';
-  let buf = '';
-  for (let i = 1; i <= n; i++) {
-    buf += `${i} Benchmark Ave,Austin,TX,${String(78700 + (i % 100))},Ann,Lee${i}\n`;
-    if (buf.length > 64 * 1024) {
-      yield buf;
-      buf = '';
-    }
-  }
-  if (buf) yield buf;
-}
-
-function call(port: number, method: string, path: string, body?: Readable, headers: Record<string, string> = {}) {
+function call(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Readable | string,
+): Promise<IncomingMessage> {
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = httpRequest({ port, method, path, headers }, resolve);
+    const req = httpRequest({ host: '127.0.0.1', port: systemPort, method, path, headers }, resolve);
     req.on('error', reject);
-    if (body) body.pipe(req);
+    if (typeof body === 'string') req.end(body);
+    else if (body) body.pipe(req);
     else req.end();
   });
 }
@@ -63,64 +95,288 @@ async function text(res: IncomingMessage): Promise<string> {
   return out;
 }
 
-const testDb = await createTestDatabaseUrl('batch_bench');
-const vhost = await createTestVhost('batch-bench');
-const db = createPostgresDatabase({ url: testDb.url });
-await db.migrate();
-const bus = await createRabbitBus({ url: vhost.url });
-const worker = await startBatchWorker({
-  db,
-  bus,
-  engine: fakeEngine(),
-  logger: silentLogger(),
-  config: { prefetch: Number(values.prefetch), reuseTtlSeconds: 86_400 },
-});
-const app = buildApp(db, bus, {
-  maxRows: Math.max(rows, 1_000_000),
-  chunkSize: Number(values.chunk),
-  chunksInFlight: Number(values.window),
-});
-const server = app.listen(0);
-await new Promise((r) => server.once('listening', r));
-const port = (server.address() as AddressInfo).port;
+const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
+/** Batch row i (1-based) made from contact row; variant changes the noise per batch. */
+function batchRow(row: ContactRow, i: number, variant: number): string[] {
+  const q = demoQueryFor(row, variant * 1_000_003 + i);
+  if (i % 10 === 0) return [`${i} Nowhere Benchmark Rd`, q.city, q.state, q.zip_code, q.first_name, q.last_name];
+  if (i % 10 === 1) return [q.street_address, q.city, q.state, q.zip_code, '', ''];
+  return [q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name];
+}
+
+/** Writes the batch CSV to a file (a user uploads a file; generating it is not timed). */
+async function writeBatchFile(path: string, variant: number): Promise<void> {
+  await writeFile(path, 'street_address,city,state,zip_code,first_name,last_name\n');
+  let buf = '';
+  let i = 0;
+  while (i < rows) {
+    // Wraps around the contacts when the batch is larger (or the fake engine has none).
+    for (const row of generateContacts({ rows: Math.max(1, Math.min(contacts || rows, rows)), seed: SEED })) {
+      if (++i > rows) break;
+      buf += `${batchRow(row, i, variant).map(csvField).join(',')}\n`;
+      if (buf.length > 1 << 20) {
+        await appendFile(path, buf);
+        buf = '';
+      }
+    }
+  }
+  await appendFile(path, buf);
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/** Open-loop synchronous requests at `rate` per second until stopped; latencies in ms. */
+function startProbes(token: string, bodies: string[], rate: number) {
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const inFlight = new Set<Promise<void>>();
+  const fire = () => {
+    const body = bodies[next++ % bodies.length]!;
+    const t = performance.now();
+    const p = fetch(`http://127.0.0.1:${systemPort}${API}/property/skiptrace`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.status === 200) latencies.push(performance.now() - t);
+        else errors++;
+      })
+      .catch(() => void errors++)
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+  const timer = rate > 0 ? setInterval(fire, 1000 / rate) : undefined;
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      const sorted = latencies.sort((a, b) => a - b);
+      const r = (ms: number) => Math.round(ms * 10) / 10;
+      return {
+        requests: sorted.length + errors,
+        errors,
+        p50ms: r(quantile(sorted, 0.5)),
+        p99ms: r(quantile(sorted, 0.99)),
+        maxMs: r(sorted.at(-1) ?? 0),
+      };
+    },
+  };
+}
+
+let systemPort = port;
+const testDb = await createTestDatabaseUrl('bench_batch');
+const vhost = await createTestVhost('bench-batch');
+const redisPrefix = `bench-batch-${process.pid}:`;
+const dir = await mkdtemp(join(tmpdir(), 'bench-batch-'));
+const db = createPostgresDatabase({ url: testDb.url });
+const dbName = testDb.name;
+let child: ChildProcess | undefined;
+const cleanup: (() => Promise<unknown>)[] = [];
 try {
-  const t0 = performance.now();
-  const up = await call(port, 'POST', BASE, Readable.from(csvLines(rows)), { 'Content-Type': 'text/csv' });
-  const accepted = JSON.parse(await text(up)) as { id: string; accepted: number };
-  if (up.statusCode !== 202) throw new Error(`upload answered ${up.statusCode}: ${JSON.stringify(accepted)}`);
-  const t1 = performance.now();
-  for (;;) {
-    const s = JSON.parse(await text(await call(port, 'GET', `${BASE}/${accepted.id}`))) as { status: string };
-    if (s.status === 'completed') break;
-    if (s.status !== 'queued' && s.status !== 'running') throw new Error(`batch ended ${s.status}`);
-    await new Promise((r) => setTimeout(r, 250));
+  await db.migrate();
+  // Probe bodies: noisy variants of stored rows spread over the file, taken during the import.
+  const bodies: string[] = [];
+  let importSeconds = 0;
+  if (contacts > 0) {
+    const stride = Math.max(1, Math.floor(contacts / 5000));
+    async function* ndjson() {
+      let i = 0;
+      for (const row of generateContacts({ rows: contacts, seed: SEED })) {
+        if (i++ % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, 7 + i)));
+        yield `${JSON.stringify(row)}\n`;
+      }
+    }
+    const t = performance.now();
+    const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'bench' });
+    importSeconds = (performance.now() - t) / 1000;
+    console.log(
+      `imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s ` +
+        `(${Math.round(counts.imported / importSeconds)} rows/s, generating them included)`,
+    );
   }
-  const t2 = performance.now();
-  const ex = await call(port, 'GET', `${BASE}/${accepted.id}/results`, undefined, { Accept: 'text/csv' });
-  let lines = 0;
-  let bytes = 0;
-  for await (const chunk of ex as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+
+  const files: string[] = [];
+  for (let b = 0; b < batches; b++) {
+    files.push(join(dir, `batch-${b}.csv`));
+    await writeBatchFile(files[b]!, b);
   }
-  const t3 = performance.now();
-  if (lines !== rows + 1) throw new Error(`export had ${lines} lines, expected ${rows + 1}`);
-  const s = (ms: number) => (ms / 1000).toFixed(1);
-  const total = t3 - t0;
-  process.stdout.write(
-    [
-      `rows ${rows} (chunk ${values.chunk}, window ${values.window}, prefetch ${values.prefetch})`,
-      `upload ${s(t1 - t0)} s, trace ${s(t2 - t1)} s, export ${s(t3 - t2)} s (${(bytes / 1048576).toFixed(0)} MiB)`,
-      `total ${s(total)} s, ${Math.round(rows / (total / 1000))} rows/s end to end`,
-      `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (one process: API + worker)`,
-    ].join('\n') + '\n',
+  console.log(`batch file: ${rows} rows, ${((await stat(files[0]!)).size / 1048576).toFixed(0)} MiB`);
+
+  const batchEnv = {
+    BATCH_MAX_ROWS: String(Math.max(rows, 1_000_000)),
+    BATCH_CHUNK_SIZE: values.chunk,
+    BATCH_CHUNKS_IN_FLIGHT: values.window,
+    BATCH_PREFETCH: values.prefetch,
+  };
+  let nodePids: () => number[];
+  let newToken: (name: string) => Promise<Record<string, string>>;
+  if (engine === 'real') {
+    child = spawn(process.execPath, ['services/standalone/src/main.ts'], {
+      env: {
+        ...process.env,
+        ...batchEnv,
+        PORT: String(port),
+        DATABASE_URL: testDb.url,
+        AMQP_URL: vhost.url,
+        REDIS_URL: testUrls().redisUrl,
+        REDIS_PREFIX: redisPrefix,
+        SKIPTRACE_DATA_DIR: join(dir, 'data'),
+        SKIPTRACE_DEMO_ROWS: '0',
+        API_RATE_LIMIT_PER_MINUTE: '100000000',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, {
+      timeoutMs: 60_000,
+      message: 'system ready',
+    });
+    nodePids = () => [child!.pid!];
+    const accounts = createAccounts(db);
+    newToken = async (name) => {
+      // A client of its own creates an account of its own: no reuse across batches.
+      const { client, clientSecret } = await accounts.createClient({
+        name,
+        grantTypes: ['client_credentials'],
+        scopes: 'read write',
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: client.clientId,
+          client_secret: clientSecret!,
+          scope: 'read write',
+        }),
+      });
+      const { access_token: token } = (await res.json()) as { access_token: string };
+      return { authorization: `Bearer ${token}` };
+    };
+  } else {
+    const bus = await createRabbitBus({ url: vhost.url });
+    const worker = await startBatchWorker({
+      db,
+      bus,
+      engine: fakeEngine(),
+      logger: silentLogger(),
+      config: { prefetch: Number(values.prefetch), reuseTtlSeconds: 86_400 },
+    });
+    const app = buildApp(db, bus, {
+      maxRows: Math.max(rows, 1_000_000),
+      chunkSize: Number(values.chunk),
+      chunksInFlight: Number(values.window),
+    });
+    const server = app.listen(0);
+    await new Promise((r) => server.once('listening', r));
+    systemPort = (server.address() as AddressInfo).port;
+    cleanup.push(async () => {
+      server.close();
+      await worker.stop();
+      await bus.close();
+    });
+    nodePids = () => [process.pid];
+    newToken = async (name) => ({ 'x-test-account': name });
+  }
+
+  const groups: PidGroups = {
+    node: () => nodePids(),
+    postgres: async () =>
+      (
+        await db.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity
+            WHERE (datname = $1 AND pid <> pg_backend_pid())
+               OR backend_type IN ('checkpointer', 'background writer', 'walwriter')`,
+          [dbName],
+        )
+      ).rows.map((r) => r.pid),
+    rabbitmq: () => pidsOf('beam.smp'),
+    ...(engine === 'real' ? { bench: () => [process.pid] } : {}),
+  };
+  const perRow = (a: CpuSnapshot, b: CpuSnapshot) =>
+    Object.fromEntries(Object.entries(cpuPerRequest(a, b, rows)).map(([k, ms]) => [k, Math.round(ms * 1000)]));
+
+  const results = [];
+  for (let b = 0; b < batches; b++) {
+    const headers = await newToken(`bench-batch-${b}`);
+    const probes = engine === 'real' ? startProbes(headers.authorization!.slice(7), bodies, probeRate) : undefined;
+    const rss = sampleRss(groups);
+    const c0 = await cpuSnapshot(groups);
+    const t0 = performance.now();
+    const up = await call('POST', BASE, { ...headers, 'content-type': 'text/csv' }, createReadStream(files[b]!));
+    const accepted = JSON.parse(await text(up)) as { id: string };
+    if (up.statusCode !== 202) throw new Error(`upload answered ${up.statusCode}: ${JSON.stringify(accepted)}`);
+    const t1 = performance.now();
+    const c1 = await cpuSnapshot(groups);
+    let summary: Record<string, number | string>;
+    for (;;) {
+      summary = JSON.parse(await text(await call('GET', `${BASE}/${accepted.id}`, headers))) as typeof summary;
+      if (summary.status === 'completed') break;
+      if (summary.status !== 'queued' && summary.status !== 'running') throw new Error(`batch ended ${summary.status}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const t2 = performance.now();
+    const c2 = await cpuSnapshot(groups);
+    const ex = await call('GET', `${BASE}/${accepted.id}/results`, { ...headers, accept: 'text/csv' });
+    let lines = 0;
+    for await (const chunk of ex as AsyncIterable<Buffer>) {
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+    const t3 = performance.now();
+    const c3 = await cpuSnapshot(groups);
+    const sync = await probes?.stop();
+    const peakRssMiB = rss.stop();
+    if (lines !== rows + 1) throw new Error(`export had ${lines} lines, expected ${rows + 1}`);
+    const s = (ms: number) => Math.round(ms / 100) / 10;
+    const processed = Number(summary.processed);
+    results.push({
+      batch: b + 1,
+      seconds: { upload: s(t1 - t0), trace: s(t2 - t1), export: s(t3 - t2), total: s(t3 - t0) },
+      rowsPerSecond: Math.round(rows / ((t3 - t0) / 1000)),
+      cpuMicrosPerRow: { upload: perRow(c0, c1), trace: perRow(c1, c2), export: perRow(c2, c3), all: perRow(c0, c3) },
+      peakRssMiB,
+      matchRate: Math.round((Number(summary.matched) / processed) * 1000) / 10,
+      counts: {
+        processed,
+        matched: summary.matched,
+        no_match: summary.no_match,
+        failed: summary.failed,
+        rejected: summary.rejected,
+        reused: summary.reused,
+      },
+      ...(sync ? { syncWhileRunning: { rate: probeRate, ...sync } } : {}),
+    });
+  }
+  console.log(
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        engine,
+        contacts,
+        importRowsPerSec: importSeconds > 0 ? Math.round(contacts / importSeconds) : undefined,
+        rows,
+        chunk: Number(values.chunk),
+        window: Number(values.window),
+        prefetch: Number(values.prefetch),
+        batches: results,
+      },
+      null,
+      2,
+    ),
   );
 } finally {
-  server.close();
-  await worker.stop();
-  await bus.close();
+  for (const fn of cleanup) await fn().catch(() => undefined);
+  if (child) {
+    child.kill('SIGTERM');
+    await new Promise((r) => child!.once('exit', r));
+  }
   await db.close();
   await testDb.drop();
   await vhost.drop();
+  await deleteByPrefix(testUrls().redisUrl, redisPrefix).catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
 }

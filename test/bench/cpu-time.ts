@@ -59,3 +59,52 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
   out['total'] = Math.round(Object.values(out).reduce((sum, ms) => sum + ms, 0) * 1000) / 1000;
   return out;
 }
+
+/** Resident set size of one process in MiB (VmRSS); 0 once it has gone. */
+function processRssMiB(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples the resident set size of every process of each group every `intervalMs` and
+ * keeps, per group, the largest one seen in a single process (the limit is per process).
+ * PostgreSQL backends count the shared buffers they touched, as `ps` shows them.
+ */
+export function sampleRss(groups: PidGroups, intervalMs = 250) {
+  const peak: Record<string, number> = {};
+  let pids: Record<string, number[]> = {};
+  let refreshed = 0;
+  let busy = false;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      // Process lists (a query for PostgreSQL) are refreshed every 2 s, sizes read every tick.
+      if (Date.now() - refreshed > 2000) {
+        const next: Record<string, number[]> = {};
+        for (const [name, list] of Object.entries(groups)) next[name] = await list();
+        pids = next;
+        refreshed = Date.now();
+      }
+      for (const [name, list] of Object.entries(pids)) {
+        for (const pid of list) peak[name] = Math.max(peak[name] ?? 0, processRssMiB(pid));
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void tick().catch(() => undefined), intervalMs);
+  void tick().catch(() => undefined);
+  return {
+    /** Stops sampling; returns the peak MiB per group, rounded. */
+    stop(): Record<string, number> {
+      clearInterval(timer);
+      return Object.fromEntries(Object.entries(peak).map(([name, mib]) => [name, Math.round(mib)]));
+    },
+  };
+}

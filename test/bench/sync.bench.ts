@@ -54,7 +54,6 @@ try {
   }
   const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'bench' });
   const importSeconds = (performance.now() - t0) / 1000;
-  await db.query('ANALYZE contacts');
   console.error(`imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s`);
 
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];

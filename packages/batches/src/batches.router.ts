@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { PassThrough, Transform } from 'node:stream';
-import { ListQuery } from '@skiptrace/contracts';
+import { batchesApi, Int64String, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
-import { ApiError, notFound, type Logger } from '@skiptrace/runtime';
+import { ApiError, mountRoute, notFound, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { parseColumnMap } from './columns.ts';
@@ -40,19 +40,12 @@ function formatOf(req: Request): Format {
   );
 }
 
-function parseBatchId(raw: unknown): string {
-  const text = String(raw);
-  if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > 9223372036854775807n) {
-    throw new ApiError('invalid_parameter', 'batch id must be a positive 64-bit integer');
-  }
-  return text;
-}
-
 const encodeCursor = (id: string) => Buffer.from(`batch:${id}`).toString('base64url');
 function decodeCursor(cursor: string): string {
   const decoded = Buffer.from(cursor, 'base64url').toString();
-  if (!decoded.startsWith('batch:')) throw new ApiError('invalid_parameter', 'cursor is not valid');
-  return parseBatchId(decoded.slice(6));
+  const id = decoded.startsWith('batch:') ? Int64String.safeParse(decoded.slice(6)) : undefined;
+  if (!id?.success) throw new ApiError('invalid_parameter', 'cursor is not valid');
+  return id.data;
 }
 
 async function findBatch(db: Database, accountId: string, id: string): Promise<BatchRow | undefined> {
@@ -70,7 +63,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   const statusUrl = (id: string) => `${config.basePath}${BASE}/${id}`;
 
   /** The status document: the summary plus timestamps, rate (rows/s) and ETA (s). */
-  function status(row: BatchRow) {
+  function status(row: BatchRow): BatchStatus {
     const end = row.completed_at ?? new Date();
     const seconds = row.started_at ? Math.max((end.getTime() - row.started_at.getTime()) / 1000, 0.001) : 0;
     const rate = seconds > 0 ? row.processed / seconds : 0;
@@ -90,13 +83,14 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
 
   function accepted(res: Response, row: BatchRow) {
     res.status(202).set('Location', statusUrl(String(row.id)));
-    res.json({
+    const body: BatchAccepted = {
       id: String(row.id),
-      status: row.status,
+      status: toSummary(row).status,
       accepted: row.total - row.rejected,
       rejected: row.rejected,
       status_url: statusUrl(String(row.id)),
-    });
+    };
+    res.json(body);
   }
 
   async function replay(req: Request, res: Response, key: string, hash: string): Promise<boolean> {
@@ -116,10 +110,12 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     return true;
   }
 
-  router.post(BASE, auth.requireScope('write'), async (req, res) => {
+  const mount = { router, requireScope: auth.requireScope };
+
+  mountRoute(mount, batchesApi.submitBatch, async ({ query, headers }, req, res) => {
     const format = formatOf(req);
-    const map = parseColumnMap(req.query.map);
-    const key = checkIdempotencyKey(req.get('idempotency-key'));
+    const map = parseColumnMap(query.map);
+    const key = checkIdempotencyKey(headers['Idempotency-Key']);
     const hasher = createHash('sha256').update(`${format}\n${JSON.stringify(map)}\n`);
     const tap = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -179,10 +175,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     return rows.length > 0;
   }
 
-  router.get(BASE, auth.requireScope('read'), async (req, res) => {
-    const parsed = ListQuery.safeParse(req.query);
-    if (!parsed.success) throw new ApiError('invalid_parameter', parsed.error.issues.map((i) => i.message).join('; '));
-    const { limit, cursor } = parsed.data;
+  mountRoute(mount, batchesApi.listBatches, async ({ query: { limit, cursor } }, req, res) => {
     const { rows } = await db.query<BatchRow>(
       `SELECT ${BATCH_COLUMNS} FROM batches
        WHERE account_id = $1 AND status <> 'receiving' AND ($2::bigint IS NULL OR id < $2::bigint)
@@ -198,16 +191,16 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     res.json(page.map(status));
   });
 
-  router.get(`${BASE}/:id`, auth.requireScope('read'), async (req, res) => {
-    const row = await findBatch(db, account(req), parseBatchId(req.params.id));
+  mountRoute(mount, batchesApi.getBatch, async ({ params }, req, res) => {
+    const row = await findBatch(db, account(req), params.id);
     if (!row) throw notFound('batch');
     res.json(status(row));
   });
 
-  router.get(`${BASE}/:id/results`, auth.requireScope('read'), async (req, res) => {
-    const row = await findBatch(db, account(req), parseBatchId(req.params.id));
+  mountRoute(mount, batchesApi.exportBatch, async ({ params, query }, req, res) => {
+    const row = await findBatch(db, account(req), params.id);
     if (!row) throw notFound('batch');
-    const asked = typeof req.query.format === 'string' ? req.query.format : undefined;
+    const asked = query.format;
     const type =
       asked === 'ndjson'
         ? 'application/x-ndjson'
@@ -233,11 +226,10 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     }
   });
 
-  router.delete(`${BASE}/:id`, auth.requireScope('write'), async (req, res) => {
-    const id = parseBatchId(req.params.id);
+  mountRoute(mount, batchesApi.cancelBatch, async ({ params: { id }, query }, req, res) => {
     const row = await findBatch(db, account(req), id);
     if (!row) throw notFound('batch');
-    if (req.query.purge === 'true') {
+    if (query.purge === 'true') {
       await deleteBatchData(db, id);
       return void res.status(204).end();
     }

@@ -2,12 +2,13 @@
  * Streams an upload into the store: rows are validated one by one and written with COPY
  * in pages (accepted rows into `properties`, rejected rows into `batch_rejects`), so memory
  * stays bounded whatever the size of the body. The batch stays 'receiving' (invisible to
- * the API) until every row is stored; any failure deletes what was written.
+ * the API) until every row is stored; any failure deletes what was written. A large
+ * upload ends with ANALYZE of the tables it filled (analyzeAfterLoad).
  */
 import type { Readable } from 'node:stream';
 import { Property } from '@skiptrace/contracts';
 import { ApiError } from '@skiptrace/runtime';
-import type { Database } from '@skiptrace/storage';
+import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
 import type { BatchesConfig } from './config.ts';
 import { sourceFor, type Format } from './sources.ts';
@@ -156,6 +157,10 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
       if (accepted.length >= config.pageRows || rejected.length >= config.pageRows) await flush(false);
     }
     await flush(true);
+    // The chunk queries read this batch's rows by (batch_id, row_number) range; a large
+    // batch changes the table's shape, so its statistics are refreshed before they run.
+    await analyzeAfterLoad(db, 'properties', acceptedCount);
+    await analyzeAfterLoad(db, 'batch_rejects', rejectedCount);
     await db.query(`UPDATE batches SET columns = $2::jsonb, total = $3, rejected = $4 WHERE id = $1`, [
       batchId,
       JSON.stringify(source.columns),

@@ -5,6 +5,5 @@
 export { createRabbitBus } from '@skiptrace/messaging';
 export { silentLogger } from '@skiptrace/runtime';
 export { createPostgresDatabase } from '@skiptrace/storage';
-export { createTestDatabaseUrl, createTestVhost } from '@skiptrace/testing';
 export { startBatchWorker } from '../src/index.ts';
 export { buildApp, fakeEngine } from './harness.ts';

@@ -7,7 +7,7 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { Database } from '@skiptrace/storage';
+import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { csvContacts, ndjsonContacts } from './contact-readers.ts';
 import { createContactStage } from './contact-stage.ts';
 import { rowSource } from './row-source.ts';
@@ -95,6 +95,9 @@ export async function importContacts(
     await rows.close();
     await stage.dispose();
   }
+  // Before the first lookup meets the new rows: without statistics, a chunk's candidate
+  // lookup right after a large import was planned as a sequential scan (storage/statistics.ts).
+  await analyzeAfterLoad(db, 'contacts', counts.imported);
   if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
   return counts;
 }

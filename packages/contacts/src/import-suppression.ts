@@ -6,9 +6,10 @@
  *   a CSV with a header   a phone column ("Phone", "Number", "Phone Number", …), or an
  *                         area-code column ("Area Code", "NPA") plus a number column
  * Numbers are normalised to E.164; lines without a valid US number are counted as
- * rejected. Upserts: numbers already listed are counted as duplicates.
+ * rejected. Upserts: numbers already listed are counted as duplicates. A large load ends
+ * with ANALYZE suppression (analyzeAfterLoad), so the lookup by number plans with statistics.
  */
-import type { Database } from '@skiptrace/storage';
+import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { foldHeader } from './columns.ts';
 import { csvRecords } from './csv-records.ts';
 import type { ImportCounts } from './import-contacts.ts';
@@ -100,5 +101,6 @@ export async function importSuppression(
     }
   }
   await flush();
+  await analyzeAfterLoad(db, 'suppression', counts.imported);
   return counts;
 }

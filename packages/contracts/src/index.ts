@@ -5,3 +5,6 @@ export * from './oauth.ts';
 export * from './messages.ts';
 export * from './webhooks.ts';
 export * from './openapi.ts';
+export * from './batches.ts';
+export * from './clients.ts';
+export * from './routes/index.ts';

@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const SCOPES = ['read', 'write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** client_id of the web console: a public client (PKCE) the auth server registers on start. */
+export const CONSOLE_CLIENT_ID = 'skiptrace-console';
+
 export const TokenResponse = z
   .object({
     access_token: z.string(),

@@ -16,6 +16,14 @@ export const WEBHOOK_HEADERS = {
 /** Event type of the delivery sent by `POST /endpoints/{id}/test`. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
+/**
+ * What an endpoint's `events` may name: every type of the event table in docs/webhooks.md,
+ * the test event included, so a list copied from it is accepted. The test event is sent by
+ * `POST /endpoints/{id}/test` to that endpoint whatever its filter; naming it (alone) gives
+ * an endpoint that receives nothing but tests, e.g. while a receiver is being built.
+ */
+export const WEBHOOK_SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE] as const;
+
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export const WEBHOOK_URL_MAX = 2000;
@@ -37,7 +45,7 @@ const EndpointUrl = z
   .describe('Where deliveries are POSTed (http or https)');
 
 const EventTypes = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .array(z.enum(WEBHOOK_SUBSCRIBABLE_EVENT_TYPES))
   .min(1, 'must name at least one event type')
   .describe('Event types delivered; absent or null means all');
 
@@ -69,7 +77,7 @@ export const WebhookEndpoint = z
     id: z.string(),
     url: z.string(),
     description: z.string().nullable(),
-    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).nullable().describe('null: all event types'),
+    events: z.array(z.enum(WEBHOOK_SUBSCRIBABLE_EVENT_TYPES)).nullable().describe('null: all event types'),
     enabled: z.boolean(),
     disabled_reason: z
       .enum(['manual', 'gone', 'failing'])

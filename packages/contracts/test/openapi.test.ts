@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { buildOpenApiDocument } from '../src/index.ts';
+import { API_ROUTES, buildOpenApiDocument } from '../src/index.ts';
 
+type Json = Record<string, unknown>;
 const doc = buildOpenApiDocument({ apiUrl: 'http://localhost:8080/api/v1', authUrl: 'http://localhost:8080' });
 
 describe('OpenAPI document', () => {
@@ -30,5 +31,27 @@ describe('OpenAPI document', () => {
     for (const r of refs) expect(schemas).toHaveProperty(r.split('/').pop()!);
     expect(schemas).toHaveProperty('Property');
     expect(schemas).toHaveProperty('Error');
+  });
+
+  it('has an operation for every route definition, with its errors and examples', () => {
+    const paths = doc.paths as Record<string, Record<string, { operationId: string; responses: Record<string, Json> }>>;
+    for (const route of API_ROUTES) {
+      const op = paths[route.path]?.[route.method];
+      expect(op?.operationId).toBe(route.operationId);
+      for (const status of ['401', '403', '429', '503']) expect(op!.responses).toHaveProperty(status);
+      const example = (op!.responses['401'] as { content: { 'application/json': { examples: Json } } }).content;
+      expect(example['application/json'].examples).toHaveProperty('unauthorized.value.error', 1100);
+    }
+  });
+
+  it('describes the batch status as a schema, not prose', () => {
+    const schemas = (doc.components as { schemas: Record<string, { properties?: Json; required?: string[] }> }).schemas;
+    expect(schemas.BatchStatus?.properties).toHaveProperty('eta_seconds');
+    expect(schemas.BatchStatus?.required).toEqual(expect.arrayContaining(['rate', 'status_url', 'results_url']));
+    const paths = doc.paths as Record<string, Record<string, { responses: Record<string, Json> }>>;
+    expect(paths['/property/skiptrace/batches/{id}']!.get!.responses['200']).toHaveProperty(
+      ['content', 'application/json', 'schema', '$ref'],
+      '#/components/schemas/BatchStatus',
+    );
   });
 });

@@ -5,3 +5,4 @@ export * from './api-error.ts';
 export * from './http.ts';
 export * from './health.ts';
 export * from './batcher.ts';
+export * from './route.ts';

@@ -15,6 +15,7 @@ export { createPgliteDatabase } from './database-pglite.ts';
 export type { PgliteDatabaseOptions } from './database-pglite.ts';
 export { encodeCopyValue } from './copy-text.ts';
 export { DEFAULT_MIGRATIONS_DIR } from './migrations.ts';
+export { analyzeAfterLoad } from './statistics.ts';
 
 export interface DatabaseConfig {
   /** postgres:// URL; when set, PostgreSQL is used. */

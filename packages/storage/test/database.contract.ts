@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { encodeCopyValue } from '../src/copy-text.ts';
+import { analyzeAfterLoad } from '../src/statistics.ts';
 import type { Database } from '../src/database.port.ts';
 import { describeContactsMigrationContract } from './contacts-migration.contract.ts';
 import { describeMigrateContract } from './migrate.contract.ts';
@@ -234,6 +235,29 @@ export function describeDatabaseContract(harness: DatabaseHarness): void {
         amount: '12.50',
         small: 7,
       });
+    });
+
+    it('analyzeAfterLoad analyzes a table without statistics and after a large load only', async () => {
+      await db.query('CREATE TABLE loaded (id int PRIMARY KEY, label text)');
+      const reltuples = async () =>
+        (await db.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'loaded'::regclass`))
+          .rows[0]!.n;
+      const load = (from: number, n: number) =>
+        db.query(`INSERT INTO loaded SELECT g, 'x' FROM generate_series($1::int, $2::int) g`, [from, from + n - 1]);
+      expect(await analyzeAfterLoad(db, 'loaded', 0)).toBe(false);
+      await load(1, 1000);
+      expect(await reltuples()).toBeLessThanOrEqual(0);
+      expect(await analyzeAfterLoad(db, 'loaded', 1000)).toBe(true);
+      expect(await reltuples()).toBe(1000);
+      // 100 more rows: below 50 + 10 % of 1,000, the statistics stay.
+      await load(1001, 100);
+      expect(await analyzeAfterLoad(db, 'loaded', 100)).toBe(false);
+      expect(await reltuples()).toBe(1000);
+      await load(1101, 200);
+      expect(await analyzeAfterLoad(db, 'loaded', 200)).toBe(true);
+      expect(await reltuples()).toBe(1300);
+      await expect(analyzeAfterLoad(db, 'loaded; DROP TABLE items', 1)).rejects.toThrow(/plain table name/);
+      await expect(analyzeAfterLoad(db, 'no_such_table', 1)).rejects.toThrow(/no table/);
     });
 
     it('closes idempotently', async () => {

@@ -1,7 +1,12 @@
 /**
  * Abuse controls over the KeyValueStore (Redis in production, so limits hold across
  * replicas), built on @skiptrace/kv's fixed-window rate limiter and lockout:
- * - token endpoint: per client IP (before any client authentication) and per client;
+ * - token endpoint: per client IP (before any client authentication) and per client, where
+ *   only requests whose client authenticated count toward the client's limit (wrong secrets
+ *   must not let whoever knows a client_id starve the real client);
+ * - failed client authentications (token, introspection, revocation): per client AND source
+ *   address; past the limit that pair is refused before its secret is checked, other
+ *   addresses of the same client are not affected;
  * - login: per client IP, and a per-email lockout with back-off — after `threshold`
  *   failures within 24 h the email is locked for base·2^(failures − threshold) seconds,
  *   capped at max; a successful login clears it.
@@ -12,12 +17,16 @@ import { createLockout, createRateLimiter, type KeyValueStore } from '@skiptrace
 
 const MINUTE_MS = 60_000;
 const emailKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+/** Bounded key for a (client_id, address) pair: both come from the request. */
+const pairKey = (clientId: string, ip: string) =>
+  `auth:client-auth-failures:${createHash('sha256').update(`${clientId}\n${ip}`).digest('base64url')}`;
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export interface AbuseLimits {
   /** Per minute. */
   tokenRateLimit: number;
   tokenIpRateLimit: number;
+  clientAuthFailureLimit: number;
   loginRateLimit: number;
   lockoutThreshold: number;
   lockoutBaseSeconds: number;
@@ -45,6 +54,16 @@ export function createAbuseControls(kv: KeyValueStore, limits: AbuseLimits) {
     tokenByClient: (clientId: string) => waitFor(tokenByClient.consume(clientId)),
     tokenByIp: (ip: string) => waitFor(tokenByIp.consume(ip)),
     loginByIp: (ip: string) => waitFor(loginByIp.consume(ip)),
+    /** Seconds to wait when this client has failed to authenticate too often from this address. */
+    async clientAuthBlockedFor(clientId: string, ip: string): Promise<number | undefined> {
+      const key = pairKey(clientId, ip);
+      const count = Number((await kv.get(key)) ?? 0);
+      if (count < limits.clientAuthFailureLimit) return undefined;
+      return seconds(await kv.ttl(key));
+    },
+    async clientAuthFailed(clientId: string, ip: string): Promise<void> {
+      await kv.hit(pairKey(clientId, ip), MINUTE_MS);
+    },
     async lockedFor(email: string): Promise<number | undefined> {
       const status = await lockout.status(emailKey(email));
       return status.locked ? seconds(status.retryAfterMs) : undefined;

@@ -131,7 +131,47 @@ export function createAccounts(db: Database) {
     return rowCount > 0;
   }
 
+  /** The account's clients, oldest first. */
+  async function listClients(accountId: string): Promise<ClientRecord[]> {
+    const { rows } = await db.query<ClientRow>(
+      'SELECT * FROM clients WHERE account_id = $1 ORDER BY created_at, client_id',
+      [accountId],
+    );
+    return rows.map(toClient);
+  }
+
+  /**
+   * A new secret for one of the account's confidential clients; the old one stops working
+   * at once. Undefined when the account has no such client; AccountError for a public one.
+   */
+  async function rotateClientSecret(
+    accountId: string,
+    clientId: string,
+  ): Promise<{ client: ClientRecord; clientSecret: string } | undefined> {
+    const existing = await findClient(clientId);
+    if (!existing || existing.accountId !== accountId) return undefined;
+    if (existing.secretHash === null) throw new AccountError('a public client has no secret to rotate');
+    const clientSecret = randomSecret();
+    const { rows } = await db.query<ClientRow>(
+      'UPDATE clients SET secret_hash = $3 WHERE client_id = $1 AND account_id = $2 RETURNING *',
+      [clientId, accountId, await hashSecret(clientSecret)],
+    );
+    return rows[0] && { client: toClient(rows[0]), clientSecret };
+  }
+
+  /** Deletes one of the account's clients; false when the account has no such client. */
+  async function revokeClient(accountId: string, clientId: string): Promise<boolean> {
+    const { rowCount } = await db.query('DELETE FROM clients WHERE client_id = $1 AND account_id = $2', [
+      clientId,
+      accountId,
+    ]);
+    return rowCount > 0;
+  }
+
   return {
+    listClients,
+    rotateClientSecret,
+    revokeClient,
     createAccount,
     findAccount,
     createUser,

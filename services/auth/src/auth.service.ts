@@ -14,6 +14,7 @@ import type { Logger } from '@skiptrace/runtime';
 import { createAccounts, type Accounts } from './accounts.service.ts';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
+import { ensureConsoleClient } from './console-client.ts';
 import type { AuthConfig } from './config.ts';
 import { ensureDemo, type DemoCredentials, type EnsureDemoOptions } from './demo.ts';
 import { interactionRoutes } from './interactions.routes.ts';
@@ -47,6 +48,8 @@ export interface AuthService {
   /** Adds a signing key pair, published now, signing from activateInSec on (after a restart). */
   rotateSigningKey(options?: { activateInSec?: number }): Promise<StoredKey[]>;
   ensureDemo(options?: EnsureDemoOptions): Promise<DemoCredentials & { created: boolean }>;
+  /** Registers (or updates the redirect URIs of) the web console's public client. */
+  ensureConsoleClient(options: { redirectUris: string[] }): Promise<void>;
   /** Stops timers; the caller owns and closes db and kv. */
   close(): Promise<void>;
 }
@@ -77,13 +80,14 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   const provider = createProvider({
     config,
     accounts,
+    abuse,
     keys,
     cookieKeys: cookieKeysFor(config, keys),
     adapterFor: (name) => (useKv ? createKvAdapter(kv, name) : createDbAdapter(db, name)),
     clientAdapter: createClientAdapter(accounts),
     logger: log,
   });
-  installProviderMiddleware(provider, { accounts, abuse });
+  installProviderMiddleware(provider, { accounts, abuse, registration: Boolean(config.adminToken) });
   log.info({ issuer: config.issuer, artefacts: useKv ? 'redis' : db.kind }, 'oauth provider ready');
 
   const app = express();
@@ -125,6 +129,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       return rotateSigningKey(store, options.activateInSec ?? 0);
     },
     ensureDemo: (options) => ensureDemo(accounts, { dataDir: config.dataDir, ...options }),
+    ensureConsoleClient: (options) => ensureConsoleClient(db, accounts, options),
     async close() {
       if (purge) clearInterval(purge);
     },

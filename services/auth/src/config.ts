@@ -31,6 +31,8 @@ export const authEnvSchema = z
     AUTH_TOKEN_RATE_LIMIT: int(1).default(600),
     /** Token requests per client IP per minute; default 1200. */
     AUTH_TOKEN_IP_RATE_LIMIT: int(1).default(1200),
+    /** Failed client authentications per client and source address per minute; default 10. */
+    AUTH_CLIENT_AUTH_FAILURE_LIMIT: int(1).default(10),
     /** Login form posts per client IP per minute; default 30. */
     AUTH_LOGIN_RATE_LIMIT: int(1).default(30),
     /** Failed logins for one email before it is locked; default 5. */
@@ -39,6 +41,8 @@ export const authEnvSchema = z
     AUTH_LOCKOUT_BASE_SECONDS: int(1).default(60),
     /** Longest lockout in seconds; default 3600. */
     AUTH_LOCKOUT_MAX_SECONDS: int(1).default(3600),
+    /** Public URL of the web console (the gateway's /console); its client's redirect URI is <this>/callback; default http://localhost:8080/console. */
+    AUTH_CONSOLE_URL: z.url().default('http://localhost:8080/console'),
     /** Directory of the one-process mode's data (keys.json, demo credentials); default .data. */
     SKIPTRACE_DATA_DIR: z.string().default('.data'),
   })
@@ -56,10 +60,12 @@ export const authEnvSchema = z
     refreshTokenTtl: env.AUTH_REFRESH_TOKEN_TTL,
     tokenRateLimit: env.AUTH_TOKEN_RATE_LIMIT,
     tokenIpRateLimit: env.AUTH_TOKEN_IP_RATE_LIMIT,
+    clientAuthFailureLimit: env.AUTH_CLIENT_AUTH_FAILURE_LIMIT,
     loginRateLimit: env.AUTH_LOGIN_RATE_LIMIT,
     lockoutThreshold: env.AUTH_LOCKOUT_THRESHOLD,
     lockoutBaseSeconds: env.AUTH_LOCKOUT_BASE_SECONDS,
     lockoutMaxSeconds: env.AUTH_LOCKOUT_MAX_SECONDS,
+    consoleUrl: env.AUTH_CONSOLE_URL.replace(/\/$/, ''),
     dataDir: env.SKIPTRACE_DATA_DIR,
   }))
   .superRefine((cfg, ctx) => {

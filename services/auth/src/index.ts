@@ -23,3 +23,4 @@ export {
 } from './signing-keys.ts';
 export { hashSecret, verifySecret } from './passwords.ts';
 export { withAuthDatabase, dataDirFrom } from './admin.ts';
+export { createClientsRouter, clientView, type ClientsRouterDeps } from './clients.router.ts';

@@ -32,6 +32,7 @@ shutdown.add('kv', () => kv.close());
 
 const auth = await createAuthService({ db, kv, config, logger });
 shutdown.add('auth', () => auth.close());
+await auth.ensureConsoleClient({ redirectUris: [`${config.consoleUrl}/callback`] });
 
 const health = createHealth();
 health.register('database', () => db.ping());

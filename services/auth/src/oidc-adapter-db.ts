@@ -3,10 +3,13 @@
  * one-process mode (PGlite in the data directory), where the memory kv would lose sessions,
  * grants and refresh tokens on restart. Expired rows are invisible to find() and removed by
  * purgeExpired(), which the auth service runs on a timer.
+ * consume() is a conditional UPDATE … RETURNING: of concurrent consumers exactly one marks the
+ * row; the others revoke the grant and fail as a reuse (oidc-single-use.ts).
  * Not for: high token throughput on PGlite (one backend runs every statement in turn).
  */
 import type { Database } from '@skiptrace/storage';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { alreadyConsumed, revokesGrantOnReuse, vanished } from './oidc-single-use.ts';
 
 const ALIVE = '(expires_at IS NULL OR expires_at > now())';
 
@@ -43,7 +46,20 @@ export function createDbAdapter(db: Database, name: string): Adapter {
     findByUid: (uid) => findWhere('uid', uid),
     findByUserCode: (userCode) => findWhere('user_code', userCode),
     async consume(id) {
-      await db.query('UPDATE oidc_payloads SET consumed_at = now() WHERE type = $1 AND id = $2', [name, id]);
+      const won = await db.query(
+        `UPDATE oidc_payloads SET consumed_at = now()
+         WHERE type = $1 AND id = $2 AND consumed_at IS NULL AND ${ALIVE} RETURNING id`,
+        [name, id],
+      );
+      if (won.rowCount === 1) return;
+      const { rows } = await db.query<{ grant_id: string | null; consumed_at: Date | null }>(
+        `SELECT grant_id, consumed_at FROM oidc_payloads WHERE type = $1 AND id = $2 AND ${ALIVE}`,
+        [name, id],
+      );
+      const row = rows[0];
+      if (!row?.consumed_at) throw vanished(name);
+      if (row.grant_id && revokesGrantOnReuse(name)) await revokeGrant(db, row.grant_id);
+      throw alreadyConsumed(name);
     },
     async destroy(id) {
       await db.query('DELETE FROM oidc_payloads WHERE type = $1 AND id = $2', [name, id]);
@@ -52,6 +68,11 @@ export function createDbAdapter(db: Database, name: string): Adapter {
       await db.query('DELETE FROM oidc_payloads WHERE type = $1 AND grant_id = $2', [name, grantId]);
     },
   };
+}
+
+/** Deletes every artefact issued under the grant and the grant itself (oidc-provider's revoke()). */
+async function revokeGrant(db: Database, grantId: string): Promise<void> {
+  await db.query(`DELETE FROM oidc_payloads WHERE grant_id = $1 OR (type = 'Grant' AND id = $1)`, [grantId]);
 }
 
 /** Deletes expired artefacts; returns how many. */

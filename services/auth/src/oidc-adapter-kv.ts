@@ -5,12 +5,15 @@
  *   oidc:<Model>:<id>        JSON payload, expiring with the artefact
  *   oidc:grant:<grantId>     set of payload keys issued under a grant (for revokeByGrantId)
  *   oidc:uid:<uid>, oidc:userCode:<code>   secondary indexes pointing at an id
- * consume() rewrites the payload with `consumed` set, keeping the remaining time to live.
- * It is read-modify-write, not atomic: two concurrent consumers of one code can both
- * succeed; oidc-provider's reuse detection then only sees the later presentation.
+ *   oidc:consumed:<Model>:<id>   consumption marker of a consumable artefact
+ * consume() sets the marker with SET NX (atomic on Redis, and in the memory store, which
+ * checks and sets in one turn of the event loop), expiring with the artefact: of concurrent
+ * consumers exactly one sets it; the others revoke the grant and fail as a reuse
+ * (oidc-single-use.ts). find() reports `consumed` from the marker.
  */
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { alreadyConsumed, CONSUMABLE, revokesGrantOnReuse, vanished } from './oidc-single-use.ts';
 
 const GRANTABLE = new Set([
   'AccessToken',
@@ -22,9 +25,18 @@ const GRANTABLE = new Set([
 
 export function createKvAdapter(kv: KeyValueStore, name: string): Adapter {
   const key = (id: string) => `oidc:${name}:${id}`;
+  const marker = (id: string) => `oidc:consumed:${name}:${id}`;
+  const consumable = CONSUMABLE.has(name);
   const load = async (id: string): Promise<AdapterPayload | undefined> => {
-    const raw = await kv.get(key(id));
-    return raw === null ? undefined : (JSON.parse(raw) as AdapterPayload);
+    const [raw, consumedAt] = await Promise.all([kv.get(key(id)), consumable ? kv.get(marker(id)) : null]);
+    if (raw === null) return undefined;
+    const payload = JSON.parse(raw) as AdapterPayload;
+    return consumedAt === null ? payload : { ...payload, consumed: Number(consumedAt) };
+  };
+  const revokeGrant = async (grantId: string) => {
+    const grantKey = `oidc:grant:${grantId}`;
+    const members = await kv.members(grantKey);
+    await kv.del(...members, grantKey, `oidc:Grant:${grantId}`);
   };
   return {
     async upsert(id, payload, expiresIn) {
@@ -50,15 +62,16 @@ export function createKvAdapter(kv: KeyValueStore, name: string): Adapter {
       return id === null ? undefined : load(id);
     },
     async consume(id) {
-      const payload = await load(id);
-      if (!payload) return;
       const ttl = await kv.ttl(key(id));
-      if (ttl === -2) return;
-      payload.consumed = Math.floor(Date.now() / 1000);
-      await kv.set(key(id), JSON.stringify(payload), { ttlMs: ttl > 0 ? ttl : undefined });
+      if (ttl === -2) throw vanished(name);
+      const now = String(Math.floor(Date.now() / 1000));
+      if (await kv.set(marker(id), now, { ttlMs: ttl > 0 ? ttl : undefined, onlyIfAbsent: true })) return;
+      const payload = await load(id);
+      if (payload?.grantId && revokesGrantOnReuse(name)) await revokeGrant(payload.grantId);
+      throw alreadyConsumed(name);
     },
     async destroy(id) {
-      await kv.del(key(id));
+      await kv.del(key(id), marker(id));
     },
     async revokeByGrantId(grantId) {
       const grantKey = `oidc:grant:${grantId}`;

@@ -4,9 +4,14 @@
  *   invalid_request; RFC 6749 §5.2 and the seed say unauthorized_client);
  * - per-client token rate limit → 429 `rate_limited` with Retry-After. The client is only
  *   known once the provider parsed the body, so the limit is applied to the answer: the
- *   request over the limit is refused, its work discarded. The per-IP limit runs earlier,
- *   in Express, before any client authentication work.
+ *   request over the limit is refused, its work discarded. Only requests whose client
+ *   authenticated count (a wrong secret is `invalid_client`, a refused pair `rate_limited`;
+ *   those are limited per client and address in compareClientSecret, provider.ts). The
+ *   per-IP limit runs earlier, in Express, before any client authentication work.
  * - RFC 7591 registration answers carry the client's account_id.
+ * - a path or method the provider does not serve: its router leaves a bare 404 ("Not
+ *   Found" as text); answered instead in the OAuth error shape, 405 with `Allow` when the
+ *   path exists under another method.
  */
 import type Provider from 'oidc-provider';
 import type { Accounts } from './accounts.service.ts';
@@ -14,19 +19,50 @@ import type { AbuseControls } from './abuse.ts';
 
 const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';
 
+/** The provider's endpoints and their methods (routes in provider.ts). */
+function endpoints(registration: boolean): Map<string, string> {
+  const map = new Map([
+    ['/oauth/authorize', 'GET, POST'],
+    ['/oauth/token', 'POST'],
+    ['/oauth/revoke', 'POST'],
+    ['/oauth/introspect', 'POST'],
+    ['/oauth/jwks', 'GET'],
+    ['/oauth/logout', 'GET, POST'],
+    ['/.well-known/openid-configuration', 'GET'],
+    ['/.well-known/oauth-authorization-server', 'GET'],
+  ]);
+  if (registration) map.set('/oauth/register', 'POST');
+  return map;
+}
+
 export function installProviderMiddleware(
   provider: Provider,
-  deps: { accounts: Accounts; abuse: AbuseControls },
+  deps: { accounts: Accounts; abuse: AbuseControls; registration: boolean },
 ): void {
+  const served = endpoints(deps.registration);
   provider.use(async (ctx, next) => {
     await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      const allow = served.get(ctx.path);
+      ctx.set('Cache-Control', 'no-store');
+      if (allow && !allow.split(', ').includes(ctx.method)) {
+        ctx.status = 405;
+        ctx.set('Allow', allow);
+        ctx.body = { error: 'invalid_request', error_description: `method not allowed; use ${allow}` };
+      } else {
+        ctx.status = 404;
+        ctx.body = { error: 'invalid_request', error_description: 'no such OAuth endpoint' };
+      }
+      return;
+    }
     const route = ctx.oidc?.route;
     const body = ctx.body as Record<string, unknown> | undefined;
     if (route === 'token') {
       if (ctx.status === 400 && body?.error === 'invalid_request' && body.error_description === GRANT_NOT_ALLOWED)
         body.error = 'unauthorized_client';
       const clientId = ctx.oidc?.client?.clientId;
-      if (clientId) {
+      const authenticated = body?.error !== 'invalid_client' && body?.error !== 'rate_limited';
+      if (clientId && authenticated) {
         const wait = await deps.abuse.tokenByClient(clientId);
         if (wait) {
           ctx.status = 429;

@@ -8,6 +8,7 @@ import Provider, { errors, type Adapter, type Configuration, type KoaContextWith
 import type { JWK } from 'jose';
 import type { Logger } from '@skiptrace/runtime';
 import type { Accounts } from './accounts.service.ts';
+import type { AbuseControls } from './abuse.ts';
 import { createVerifyCache, randomSecret } from './passwords.ts';
 import { errorPage } from './views.ts';
 import type { AuthConfig } from './config.ts';
@@ -15,12 +16,37 @@ import type { AuthConfig } from './config.ts';
 export interface ProviderDeps {
   config: AuthConfig;
   accounts: Accounts;
+  abuse: AbuseControls;
   keys: JWK[];
   cookieKeys: string[];
   /** Storage of artefacts per model name; the Client model is handled here. */
   adapterFor: (name: string) => Adapter;
   clientAdapter: Adapter;
   logger: Logger;
+}
+
+/** Every scope the server knows; anything else in a request is `invalid_scope`. */
+const SCOPES = ['openid', 'offline_access', 'read', 'write'];
+const KNOWN_SCOPES = new Set(SCOPES);
+
+/**
+ * oidc-provider passes scopes it does not know through and the resource server then drops
+ * them silently (`read write admin` → `read write`). RFC 6749 §3.3/§5.2 and docs/oauth.md
+ * say invalid_scope. Called from the resource-indicator hooks, which every authorization,
+ * PAR and token request runs after its parameters are parsed and its client is known.
+ */
+function rejectUnknownScopes(ctx: KoaContextWithOIDC): void {
+  const requested = ctx.oidc.params?.scope;
+  if (typeof requested !== 'string') return;
+  const unknown = requested.split(' ').filter((scope) => scope && !KNOWN_SCOPES.has(scope));
+  if (unknown.length) throw new errors.InvalidScope(`unknown scope requested: ${unknown.join(' ')}`, unknown.join(' '));
+}
+
+/** 429 in oidc-provider's own error shape, so its endpoints answer it as JSON. */
+function tooManyFailures(wait: number): Error {
+  const err = new errors.OIDCProviderError(429, 'rate_limited');
+  err.error_description = `too many failed client authentications from this address; retry in ${wait} seconds`;
+  return err;
 }
 
 export function createProvider(deps: ProviderDeps): Provider {
@@ -51,7 +77,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     // read and write are also listed here so a client's `scope` metadata restricts them
     // (invalid_scope when a client asks for more than it was given).
-    scopes: ['openid', 'offline_access', 'read', 'write'],
+    scopes: SCOPES,
     claims: { openid: ['sub'], email: ['email'] },
     responseTypes: ['code'],
     routes: {
@@ -95,9 +121,13 @@ export function createProvider(deps: ProviderDeps): Provider {
         : { enabled: false },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => config.apiAudience,
+        defaultResource(ctx) {
+          rejectUnknownScopes(ctx);
+          return config.apiAudience;
+        },
         useGrantedResource: () => true,
-        getResourceServerInfo(_ctx, indicator, client) {
+        getResourceServerInfo(ctx, indicator, client) {
+          rejectUnknownScopes(ctx);
           if (indicator !== config.apiAudience) throw new errors.InvalidTarget();
           return {
             scope: client.scope ?? 'read',
@@ -146,12 +176,24 @@ export function createProvider(deps: ProviderDeps): Provider {
   if (config.trustProxy) provider.proxy = true;
 
   // Client secrets are stored as scrypt hashes (client-adapter.ts); compare against the hash.
+  // Failures are limited per client and source address (abuse.ts): a pair past its limit is
+  // refused before the (costly) comparison, other addresses of the client are unaffected.
   const verifier = createVerifyCache();
-  provider.Client.prototype.compareClientSecret = function compareClientSecret(
-    this: { clientSecret?: string },
+  const { abuse } = deps;
+  provider.Client.prototype.compareClientSecret = async function compareClientSecret(
+    this: { clientId: string; clientSecret?: string },
     actual: string,
   ) {
-    return this.clientSecret ? verifier.verify(actual, this.clientSecret) : Promise.resolve(false);
+    const ctx = Provider.ctx;
+    const ip = ctx?.ip ?? 'unknown';
+    const wait = await abuse.clientAuthBlockedFor(this.clientId, ip);
+    if (wait) {
+      ctx?.set('Retry-After', String(wait));
+      throw tooManyFailures(wait);
+    }
+    const ok = this.clientSecret ? await verifier.verify(actual, this.clientSecret) : false;
+    if (!ok) await abuse.clientAuthFailed(this.clientId, ip);
+    return ok;
   } as unknown as (actual: string) => boolean;
 
   const log = deps.logger;

@@ -122,6 +122,43 @@ describe('token endpoint rate limit', () => {
     expect(await limited.json()).toMatchObject({ error: 'rate_limited' });
   });
 
+  it('wrong secrets are limited per client and address, and never eat the real client budget', async () => {
+    // Behind a proxy, so each request can come from its own source address.
+    const guarded = await startAuth(db, createMemoryKeyValue(), {
+      tokenRateLimit: 3,
+      clientAuthFailureLimit: 2,
+      trustProxy: true,
+    });
+    try {
+      const c = await guarded.service.accounts.createClient({ name: 'M2M', scopes: 'read' });
+      const call = async (secret: string, from: string) => {
+        const res = await fetch(`${guarded.url}/oauth/token`, {
+          method: 'POST',
+          headers: { 'x-forwarded-for': from },
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: c.client.clientId,
+            client_secret: secret,
+          }),
+        });
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+      };
+      const attacker = [];
+      for (let i = 0; i < 6; i++) attacker.push(await call('guessed-secret', '203.0.113.66'));
+      expect(attacker.map((a) => a.status)).toEqual([401, 401, 429, 429, 429, 429]);
+      expect(attacker[2]).toMatchObject({ body: { error: 'rate_limited' } });
+      expect(Number(attacker[2]!.retryAfter)).toBeGreaterThan(0);
+      // The guessing address stays refused even with the right secret …
+      expect((await call(c.clientSecret!, '203.0.113.66')).status).toBe(429);
+      // … while the real client, elsewhere, has its whole per-client budget.
+      const real = [];
+      for (let i = 0; i < 4; i++) real.push((await call(c.clientSecret!, '198.51.100.7')).status);
+      expect(real).toEqual([200, 200, 200, 429]);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('limits per IP before authenticating the client', async () => {
     const strict = await startAuth(db, createMemoryKeyValue(), { tokenIpRateLimit: 1 });
     try {

@@ -1,30 +1,8 @@
-/**
- * Headless Chromium (Debian's /usr/bin/chromium, installed by scripts/ensure-chromium.sh)
- * driven by playwright-core, and the user's part of the authorization-code flow.
- */
-import { chromium, type Browser, type Page } from 'playwright-core';
+/** The user's part of the authorization-code flow in headless Chromium. */
+import type { Browser } from 'playwright-core';
+import { signIn } from '@skiptrace/testing/browser';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-}
-
-/** Fills the login form by its labels and submits it. */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+export { launchBrowser, signIn } from '@skiptrace/testing/browser';
 
 /**
  * Opens the authorization URL in a fresh browser context, signs in, answers the consent

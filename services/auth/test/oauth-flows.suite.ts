@@ -36,8 +36,8 @@ export function describeOAuthFlows(name: string, backend: () => Promise<Backend>
         execute: [client.allowInsecureRequests],
       });
 
-    /** Runs the browser part and the code exchange; returns the token response. */
-    async function codeFlow(scope = 'read write') {
+    /** Runs the browser part; returns the authorization code and its PKCE verifier. */
+    async function authorize(scope: string) {
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const url = client.buildAuthorizationUrl(config, {
@@ -47,8 +47,24 @@ export function describeOAuthFlows(name: string, backend: () => Promise<Backend>
         code_challenge: await client.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
       });
-      const callback = await authorizeInBrowser(browser, url, user);
+      return { callback: await authorizeInBrowser(browser, url, user), verifier, state };
+    }
+
+    /** Runs the browser part and the code exchange; returns the token response. */
+    async function codeFlow(scope = 'read write') {
+      const { callback, verifier, state } = await authorize(scope);
       return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    }
+
+    /** The same token request sent `n` times at once, as raw HTTP (no client-side retries). */
+    async function burst(n: number, params: Record<string, string>) {
+      const body = new URLSearchParams({ ...params, client_id: clientId, client_secret: clientSecret });
+      return Promise.all(
+        Array.from({ length: n }, async () => {
+          const res = await fetch(`${auth.url}/oauth/token`, { method: 'POST', body });
+          return { status: res.status, body: (await res.json()) as Record<string, string> };
+        }),
+      );
     }
 
     beforeAll(async () => {
@@ -112,6 +128,42 @@ export function describeOAuthFlows(name: string, backend: () => Promise<Backend>
         error: 'invalid_grant',
       });
     });
+
+    it.each([6, 20])(
+      'one authorization code redeemed %i times at once: exactly one token response, the grant revoked',
+      async (n) => {
+        const { callback, verifier } = await authorize('read');
+        const answers = await burst(n, {
+          grant_type: 'authorization_code',
+          code: callback.searchParams.get('code')!,
+          redirect_uri: `${auth.url}/callback`,
+          code_verifier: verifier,
+        });
+        const won = answers.filter((a) => a.status === 200);
+        expect(won).toHaveLength(1);
+        for (const lost of answers.filter((a) => a.status !== 200))
+          expect(lost).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+        // The reuse revoked the grant, as a sequential reuse does: the winner's refresh token is dead.
+        await expect(client.refreshTokenGrant(config, won[0]!.body.refresh_token!)).rejects.toMatchObject({
+          error: 'invalid_grant',
+        });
+      },
+    );
+
+    it.each([6, 20])(
+      'one refresh token redeemed %i times at once: exactly one token response, the grant revoked',
+      async (n) => {
+        const first = await codeFlow('read');
+        const answers = await burst(n, { grant_type: 'refresh_token', refresh_token: first.refresh_token! });
+        const won = answers.filter((a) => a.status === 200);
+        expect(won).toHaveLength(1);
+        for (const lost of answers.filter((a) => a.status !== 200))
+          expect(lost).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+        await expect(client.refreshTokenGrant(config, won[0]!.body.refresh_token!)).rejects.toMatchObject({
+          error: 'invalid_grant',
+        });
+      },
+    );
 
     it('introspection and revocation of a refresh token', async () => {
       const tokens = await codeFlow('read');

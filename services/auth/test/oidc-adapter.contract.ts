@@ -44,6 +44,49 @@ export function describeAdapterContract(name: string, backend: () => Promise<Ada
       expect(consumed?.clientId).toBe('cli');
     });
 
+    it.each([
+      ['AuthorizationCode', 'invalid_grant'],
+      ['RefreshToken', 'invalid_grant'],
+      ['DeviceCode', 'invalid_grant'],
+      ['BackchannelAuthenticationRequest', 'invalid_grant'],
+      ['PreAuthorizedCode', 'invalid_grant'],
+    ])('%s: of 20 concurrent consumers exactly one wins; the others revoke the grant', async (model, error) => {
+      const grantId = `g-${model}`;
+      await b.adapter('Grant').upsert(grantId, { accountId: 'usr_1', clientId: 'cli' }, 600);
+      await b.adapter('AccessToken').upsert(`at-${model}`, { grantId }, 600);
+      await b.adapter('RefreshToken').upsert(`rt-other-${model}`, { grantId }, 600);
+      await b.adapter(model).upsert(`c-${model}`, { grantId, clientId: 'cli' }, 60);
+      // A fresh adapter per consumer, as each request of each replica has its own.
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 20 }, () => b.adapter(model).consume(`c-${model}`)),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const o of outcomes.filter((x) => x.status === 'rejected'))
+        expect((o as PromiseRejectedResult).reason).toMatchObject({ error, status: 400 });
+      expect(await b.adapter('Grant').find(grantId)).toBeUndefined();
+      expect(await b.adapter('AccessToken').find(`at-${model}`)).toBeUndefined();
+      expect(await b.adapter('RefreshToken').find(`rt-other-${model}`)).toBeUndefined();
+    });
+
+    it('a sequential second consume fails as a reuse; a missing artefact fails as not found', async () => {
+      const codes = b.adapter('AuthorizationCode');
+      await codes.upsert('once', { grantId: 'g-seq', clientId: 'cli' }, 60);
+      await codes.consume('once');
+      await expect(codes.consume('once')).rejects.toMatchObject({ error: 'invalid_grant' });
+      await expect(codes.consume('never-issued')).rejects.toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('a pushed authorization request is consumed once; the loser gets invalid_request_uri', async () => {
+      const par = b.adapter('PushedAuthorizationRequest');
+      await par.upsert('par1', { clientId: 'cli' }, 60);
+      const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => par.consume('par1')));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({
+        reason: { error: 'invalid_request_uri' },
+      });
+      expect((await par.find('par1'))?.consumed).toBeTruthy();
+    });
+
     it('revokeByGrantId removes every token of the grant, and only those', async () => {
       await b.adapter('RefreshToken').upsert('r1', { grantId: 'g1' }, 600);
       await b.adapter('AccessToken').upsert('a1', { grantId: 'g1' }, 60);

@@ -125,6 +125,43 @@ describe('token endpoint errors', () => {
     expect(res).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
   });
 
+  it.each(['read admin', 'admin', 'read email'])(
+    'invalid_scope (400): an unknown scope (%s) is refused, not dropped',
+    async (scope) => {
+      const res = await token({
+        grant_type: 'client_credentials',
+        client_id: m2m.id,
+        client_secret: m2m.secret,
+        scope,
+      });
+      expect(res).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+      expect(res.body.error_description).toMatch(/unknown scope/);
+      const named = await token({
+        grant_type: 'client_credentials',
+        client_id: m2m.id,
+        client_secret: m2m.secret,
+        scope,
+        resource: 'urn:skiptrace:api',
+      });
+      expect(named).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    },
+  );
+
+  it.each([
+    ['PUT', '/oauth/token', 405, 'POST'],
+    ['OPTIONS', '/oauth/introspect', 405, 'POST'],
+    ['GET', '/oauth/revoke', 405, 'POST'],
+    ['DELETE', '/.well-known/openid-configuration', 405, 'GET'],
+    ['GET', '/oauth/nothing-here', 404, null],
+    ['POST', '/.well-known/unknown', 404, null],
+  ])('%s %s: %i in the OAuth error shape, never a bare text answer', async (method, path, status, allow) => {
+    const res = await fetch(`${auth.url}${path}`, { method });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('unsupported_grant_type (400)', async () => {
     const res = await token({
       grant_type: 'password',
@@ -203,6 +240,20 @@ describe('authorization endpoint errors', () => {
     });
     const location = new URL(res.headers.get('location')!);
     expect(location.searchParams.get('error')).toBe('invalid_scope');
+  });
+
+  it('an unknown scope: invalid_scope at the client, before any sign-in', async () => {
+    const res = await authorize({
+      response_type: 'code',
+      client_id: web.id,
+      redirect_uri: redirect_uri(),
+      scope: 'read write admin',
+      state: 's5',
+    });
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin + location.pathname).toBe(redirect_uri());
+    expect(location.searchParams.get('error')).toBe('invalid_scope');
+    expect(location.searchParams.get('state')).toBe('s5');
   });
 
   it('a stale interaction link shows a clean "expired" page', async () => {

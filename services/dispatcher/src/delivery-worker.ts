@@ -117,6 +117,33 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     tasks.set(m.id, { done, abort });
   }
 
+  /**
+   * Members drain() picked during this turn of the event loop, leased together on the next.
+   * Deliveries finish in bursts (their outcomes are written in one statement), and each frees
+   * a slot: leasing each successor on its own cost one UPDATE per delivery, about half of
+   * PostgreSQL's CPU per delivery in the benchmark.
+   */
+  let picking: { values: string[]; endpoints: Set<string> } | undefined;
+  const starting = new Set<Promise<void>>();
+
+  function startSoon(endpointId: string, values: string[]) {
+    if (!picking) {
+      const batch = (picking = { values: [], endpoints: new Set<string>() });
+      setImmediate(() => {
+        picking = undefined;
+        const started: Promise<void> = start(batch.values)
+          .catch((err: unknown) => logger.warn({ err }, 'could not start queued deliveries'))
+          .finally(() => {
+            starting.delete(started);
+            for (const id of batch.endpoints) drain(id);
+          });
+        starting.add(started);
+      });
+    }
+    picking.values.push(...values);
+    picking.endpoints.add(endpointId);
+  }
+
   /** Starts an endpoint's locally queued members while it has free slots. */
   function drain(endpointId: string) {
     const queue = waiting.get(endpointId);
@@ -126,10 +153,7 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
       count(endpointId, 1);
     }
     if (queue?.length === 0) waiting.delete(endpointId);
-    if (picked.length === 0) return;
-    start(picked)
-      .catch((err: unknown) => logger.warn({ err }, 'could not start queued deliveries'))
-      .finally(() => drain(endpointId));
+    if (picked.length > 0) startSoon(endpointId, picked);
   }
 
   async function tick(): Promise<void> {
@@ -184,6 +208,12 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
         for (const value of [...waiting.values()].flat()) await kv.schedule(name, value, now).catch(() => undefined);
       }
       waiting.clear();
+      // Picked members still being leased become tasks when their lease returns.
+      while (picking || starting.size > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await Promise.allSettled([...starting]);
+      }
+      if (options.abort) for (const task of tasks.values()) task.abort.abort();
       await Promise.allSettled([...tasks.values()].map((t) => t.done));
     },
   };

@@ -1,93 +1,93 @@
-import { isIP } from 'node:net';
-
 /**
- * Which IP addresses a webhook may connect to. Only globally routable unicast is
- * allowed: loopback, private, link-local (cloud metadata 169.254.169.254), CGNAT,
- * multicast, reserved and documentation ranges are refused, in IPv4 and IPv6, and
- * IPv6 forms that embed an IPv4 address (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d,
- * NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the embedded address.
+ * Which IP addresses a webhook may connect to: globally reachable unicast only, judged
+ * against the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and its
+ * updates) plus multicast. Parsing and prefix matching are ipaddr.js's; this file is only
+ * the table and the rules for addresses that carry an IPv4 address inside an IPv6 one.
+ *
+ * IPv6 is allowed only inside global unicast (2000::/3), so the unspecified, loopback,
+ * IPv4-compatible (::/96), discard (100::/64), unique-local, link-local, site-local,
+ * multicast and other unassigned space is refused without listing each. Forms that embed
+ * an IPv4 address are judged by that address: IPv4-mapped ::ffff:0:0/96, IPv4-translated
+ * ::ffff:0:0:0/96 (RFC 2765), well-known NAT64 64:ff9b::/96 (RFC 6052), and 6to4 2002::/16
+ * (bits 16–47, RFC 3056). Local-use NAT64 64:ff9b:1::/48 (RFC 8215) and the IETF protocol
+ * block 2001::/23, which holds Teredo 2001::/32 (whose client address is obfuscated) and
+ * benchmarking, AMT, ORCHID and anycast service prefixes, are refused whole: none of them
+ * is a place a webhook receiver lives.
  */
-type Range = readonly [base: bigint, prefix: number];
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-const v4 = (text: string): bigint => text.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
+const cidrs = (list: string[]): Cidr[] => list.map((text) => ipaddr.parseCIDR(text));
 
-const V4_FORBIDDEN: Range[] = [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay anycast
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, includes broadcast 255.255.255.255
-].map(([base, prefix]) => [v4(base as string), prefix as number] as const);
+/** IANA IPv4 Special-Purpose Address Registry entries not globally reachable, plus multicast. */
+const V4_REFUSED = cidrs([
+  '0.0.0.0/8', // "this network" (RFC 791)
+  '10.0.0.0/8', // private-use (RFC 1918)
+  '100.64.0.0/10', // shared address space, carrier-grade NAT (RFC 6598)
+  '127.0.0.0/8', // loopback (RFC 1122)
+  '169.254.0.0/16', // link-local, cloud metadata 169.254.169.254 (RFC 3927)
+  '172.16.0.0/12', // private-use (RFC 1918)
+  '192.0.0.0/24', // IETF protocol assignments, DS-Lite, NAT64 discovery (RFC 6890)
+  '192.0.2.0/24', // documentation TEST-NET-1 (RFC 5737)
+  '192.88.99.0/24', // deprecated 6to4 relay anycast (RFC 7526)
+  '192.168.0.0/16', // private-use (RFC 1918)
+  '198.18.0.0/15', // benchmarking (RFC 2544)
+  '198.51.100.0/24', // documentation TEST-NET-2 (RFC 5737)
+  '203.0.113.0/24', // documentation TEST-NET-3 (RFC 5737)
+  '224.0.0.0/4', // multicast (RFC 5771)
+  '240.0.0.0/4', // reserved, includes limited broadcast 255.255.255.255 (RFC 1112, RFC 919)
+]);
 
-/** Parses an IPv6 literal (with optional zone id and embedded dotted quad) to 128 bits. */
-export function parseIpv6(text: string): bigint {
-  const address = text.split('%')[0] ?? '';
-  let head = address;
-  let tailV4: bigint | undefined;
-  const lastColon = address.lastIndexOf(':');
-  if (address.includes('.', lastColon)) {
-    tailV4 = v4(address.slice(lastColon + 1));
-    head = address.slice(0, lastColon + 1) + '0:0';
+const V6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/** IPv6 prefixes whose last 32 bits are an IPv4 address, judged by that address. */
+const V6_EMBEDDING_LOW_32 = cidrs(['::ffff:0:0/96', '::ffff:0:0:0/96', '64:ff9b::/96']);
+const V6_6TO4 = ipaddr.parseCIDR('2002::/16');
+
+/** IANA IPv6 Special-Purpose Address Registry entries inside 2000::/3 that are refused. */
+const V6_REFUSED = cidrs([
+  '2001::/23', // IETF protocol assignments: Teredo, benchmarking, AMT, ORCHID, anycast services
+  '2001:db8::/32', // documentation (RFC 3849)
+  '3fff::/20', // documentation (RFC 9637)
+]);
+
+const within = (address: ipaddr.IPv4 | ipaddr.IPv6, list: Cidr[]) =>
+  list.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits));
+
+function v4Allowed(address: ipaddr.IPv4): boolean {
+  return !within(address, V4_REFUSED);
+}
+
+function v6Allowed(address: ipaddr.IPv6): boolean {
+  if (within(address, V6_EMBEDDING_LOW_32)) {
+    const parts = address.parts;
+    return v4Allowed(new ipaddr.IPv4([parts[6]! >> 8, parts[6]! & 0xff, parts[7]! >> 8, parts[7]! & 0xff]));
   }
-  const [left = '', right] = head.split('::');
-  const leftParts = left === '' ? [] : left.split(':');
-  const rightParts = right === undefined || right === '' ? [] : right.split(':');
-  const fill = right === undefined ? 0 : 8 - leftParts.length - rightParts.length;
-  const groups = [...leftParts, ...Array<string>(fill).fill('0'), ...rightParts];
-  let value = groups.reduce((acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)), 0n);
-  if (tailV4 !== undefined) value = (value & ~0xffffffffn) | tailV4;
-  return value;
+  if (address.match(V6_6TO4)) {
+    const parts = address.parts;
+    return v4Allowed(new ipaddr.IPv4([parts[1]! >> 8, parts[1]! & 0xff, parts[2]! >> 8, parts[2]! & 0xff]));
+  }
+  if (!address.match(V6_GLOBAL_UNICAST)) return false;
+  return !within(address, V6_REFUSED);
 }
 
-const v6 = (text: string) => parseIpv6(text);
-const inRange = (value: bigint, bits: number, [base, prefix]: Range) =>
-  value >> BigInt(bits - prefix) === base >> BigInt(bits - prefix);
+/** The deprecated IPv4-compatible form ::a.b.c.d, which ipaddr.js reads as IPv4-mapped. */
+const V4_COMPATIBLE_DOTTED = /^::\d+\.\d+\.\d+\.\d+(%.*)?$/;
 
-const V6_FORBIDDEN: Range[] = [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard-only
-  ['2001::', 32], // Teredo (embeds an obfuscated IPv4 address)
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-].map(([base, prefix]) => [v6(base as string), prefix as number] as const);
-
-/** IPv6 prefixes whose low 32 bits (or bits 80..112 for 6to4) are an IPv4 address. */
-const V4_MAPPED: Range = [v6('::ffff:0:0'), 96];
-const V4_COMPATIBLE: Range = [0n, 96];
-const NAT64: Range = [v6('64:ff9b::'), 96];
-const SIX_TO_FOUR: Range = [v6('2002::'), 16];
-
-function v4Allowed(value: bigint): boolean {
-  return !V4_FORBIDDEN.some((range) => inRange(value, 32, range));
-}
-
-function v6Allowed(value: bigint): boolean {
-  if (value === 0n || value === 1n) return false;
-  if (inRange(value, 128, V4_MAPPED) || inRange(value, 128, V4_COMPATIBLE) || inRange(value, 128, NAT64))
-    return v4Allowed(value & 0xffffffffn);
-  if (inRange(value, 128, SIX_TO_FOUR)) return v4Allowed((value >> 80n) & 0xffffffffn);
-  return !V6_FORBIDDEN.some((range) => inRange(value, 128, range));
-}
-
-/** True when the literal is a publicly routable unicast address. */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address.split('%')[0] ?? '');
-  if (family === 4) return v4Allowed(v4(address));
-  if (family === 6) return v6Allowed(parseIpv6(address));
-  return false;
+/** True when the literal (IPv4, or IPv6 with an optional zone id) is a globally reachable unicast address. */
+export function isPublicAddress(literal: string): boolean {
+  // Node's parser decides what is an address at all (it is what the socket will dial);
+  // ipaddr.js alone would also take inet_aton forms such as 127.1 or 0x7f.0.0.1.
+  const family = isIP(literal.split('%')[0] ?? '');
+  if (family === 0 || V4_COMPATIBLE_DOTTED.test(literal)) return false;
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    // parse(), not process(): an IPv4-mapped address must stay IPv6 to meet the IPv6 rules.
+    address = ipaddr.parse(literal);
+  } catch {
+    return false;
+  }
+  if (address.kind() !== (family === 4 ? 'ipv4' : 'ipv6')) return false;
+  return family === 4 ? v4Allowed(address as ipaddr.IPv4) : v6Allowed(address as ipaddr.IPv6);
 }

@@ -3,14 +3,8 @@ import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
-import {
-  WEBHOOK_TEST_EVENT_TYPE,
-  WebhookDeliveryQuery,
-  WebhookEndpointCreate,
-  WebhookEndpointPatch,
-  WebhookRecoverQuery,
-} from '@skiptrace/contracts';
-import { ApiError, notFound } from '@skiptrace/runtime';
+import { WEBHOOK_TEST_EVENT_TYPE, webhooksApi as api } from '@skiptrace/contracts';
+import { ApiError, mountRoute, notFound } from '@skiptrace/runtime';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
 import {
@@ -24,7 +18,7 @@ import * as endpoints from './endpoint.repository.ts';
 import { member } from './message.repository.ts';
 import { generateSecret } from './signing.ts';
 import { ForbiddenAddressError, vetHost, type Resolver } from './ssrf-guard.ts';
-import { auth, parseOrThrow, requireScope } from './http-helpers.ts';
+import { auth, requireScope } from './http-helpers.ts';
 
 export interface WebhooksRouterDeps {
   db: Database;
@@ -54,9 +48,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   const log = deps.logger.child({ scope: 'webhooks-api' });
   const router = Router();
   router.use(express.json({ limit: '64kb' }));
-  const scope = deps.requireScope ?? requireScope;
-  const read = scope('read');
-  const write = scope('write');
+  const mount = { router, requireScope: deps.requireScope ?? requireScope, base: '/webhooks' };
 
   async function checkTarget(url: string) {
     try {
@@ -74,8 +66,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   const scheduleNow = (messageId: string, endpointId: string) =>
     kv.schedule(config.scheduleName, member(messageId, endpointId), clock.now());
 
-  router.post('/endpoints', write, async (req, res) => {
-    const body = parseOrThrow(WebhookEndpointCreate, req.body);
+  mountRoute(mount, api.createWebhookEndpoint, async ({ body }, req, res) => {
     await checkTarget(body.url);
     const row = await endpoints.insertEndpoint(db, {
       accountId: auth(req).accountId,
@@ -88,45 +79,37 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
     res.status(201).location(`${req.baseUrl}/endpoints/${row.id}`).json(endpoints.endpointWithSecret(row));
   });
 
-  router.get('/endpoints', read, async (req, res) => {
+  mountRoute(mount, api.listWebhookEndpoints, async (_input, req, res) => {
     const rows = await endpoints.listEndpoints(db, auth(req).accountId);
     res.json({ data: rows.map(endpoints.endpointView) });
   });
 
-  router.get('/endpoints/:id', read, async (req, res) => {
-    res.json(endpoints.endpointView(await ownEndpoint(auth(req).accountId, req.params.id as string)));
+  mountRoute(mount, api.getWebhookEndpoint, async ({ params }, req, res) => {
+    res.json(endpoints.endpointView(await ownEndpoint(auth(req).accountId, params.id)));
   });
 
-  router.patch('/endpoints/:id', write, async (req, res) => {
-    const patch = parseOrThrow(WebhookEndpointPatch, req.body);
+  mountRoute(mount, api.updateWebhookEndpoint, async ({ params, body: patch }, req, res) => {
     if (patch.url !== undefined) await checkTarget(patch.url);
-    const row = await endpoints.updateEndpoint(db, auth(req).accountId, req.params.id as string, patch);
+    const row = await endpoints.updateEndpoint(db, auth(req).accountId, params.id, patch);
     if (!row) throw notFound('webhook endpoint');
     res.json(endpoints.endpointView(row));
   });
 
-  router.delete('/endpoints/:id', write, async (req, res) => {
-    if (!(await endpoints.deleteEndpoint(db, auth(req).accountId, req.params.id as string)))
-      throw notFound('webhook endpoint');
+  mountRoute(mount, api.deleteWebhookEndpoint, async ({ params }, req, res) => {
+    if (!(await endpoints.deleteEndpoint(db, auth(req).accountId, params.id))) throw notFound('webhook endpoint');
     res.status(204).end();
   });
 
-  router.post('/endpoints/:id/rotate-secret', write, async (req, res) => {
+  mountRoute(mount, api.rotateWebhookSecret, async ({ params }, req, res) => {
     const overlapUntil = new Date(clock.now() + config.rotationOverlapMs);
-    const row = await endpoints.rotateSecret(
-      db,
-      auth(req).accountId,
-      req.params.id as string,
-      generateSecret(),
-      overlapUntil,
-    );
+    const row = await endpoints.rotateSecret(db, auth(req).accountId, params.id, generateSecret(), overlapUntil);
     if (!row) throw notFound('webhook endpoint');
     res.json(endpoints.endpointWithSecret(row));
   });
 
-  router.post('/endpoints/:id/test', write, async (req, res) => {
+  mountRoute(mount, api.testWebhookEndpoint, async ({ params }, req, res) => {
     const { accountId } = auth(req);
-    const endpoint = await ownEndpoint(accountId, req.params.id as string);
+    const endpoint = await ownEndpoint(accountId, params.id);
     if (!endpoint.enabled) throw new ApiError('conflict', 'the endpoint is disabled; enable it first');
     const now = new Date(clock.now());
     const payload = JSON.stringify({ test: true, endpoint_id: endpoint.id, sent_at: now.toISOString() });
@@ -136,30 +119,27 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
     res.status(202).json(await findDelivery(db, accountId, id));
   });
 
-  router.get('/endpoints/:id/deliveries', read, async (req, res) => {
-    const query = parseOrThrow(WebhookDeliveryQuery, req.query, 'invalid_parameter');
-    const endpoint = await ownEndpoint(auth(req).accountId, req.params.id as string);
+  mountRoute(mount, api.listWebhookDeliveries, async ({ params, query }, req, res) => {
+    const endpoint = await ownEndpoint(auth(req).accountId, params.id);
     res.json({ data: await listDeliveries(db, endpoint.id, query) });
   });
 
-  router.post('/endpoints/:id/recover', write, async (req, res) => {
-    const { since } = parseOrThrow(WebhookRecoverQuery, req.query, 'invalid_parameter');
-    const endpoint = await ownEndpoint(auth(req).accountId, req.params.id as string);
+  mountRoute(mount, api.recoverWebhookDeliveries, async ({ params, query: { since } }, req, res) => {
+    const endpoint = await ownEndpoint(auth(req).accountId, params.id);
     if (!endpoint.enabled) throw new ApiError('conflict', 'the endpoint is disabled; enable it first');
     const ids = await recoverFailed(db, endpoint.id, new Date(since), new Date(clock.now()));
     for (const id of ids) await scheduleNow(id, endpoint.id);
     res.status(202).json({ recovered: ids.length });
   });
 
-  router.get('/deliveries/:id', read, async (req, res) => {
-    const delivery = await findDelivery(db, auth(req).accountId, req.params.id as string);
+  mountRoute(mount, api.getWebhookDelivery, async ({ params }, req, res) => {
+    const delivery = await findDelivery(db, auth(req).accountId, params.id);
     if (!delivery) throw notFound('webhook delivery');
     res.json(delivery);
   });
 
-  router.post('/deliveries/:id/replay', write, async (req, res) => {
+  mountRoute(mount, api.replayWebhookDelivery, async ({ params: { id } }, req, res) => {
     const { accountId } = auth(req);
-    const id = req.params.id as string;
     const result = await replayMessage(db, accountId, id, new Date(clock.now()));
     if (result === 'not_found') throw notFound('webhook delivery');
     if (result === 'in_flight') throw new ApiError('conflict', 'an attempt for this delivery is in flight');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { LookupAddress } from 'node:dns';
-import { isPublicAddress, parseIpv6 } from '../src/ip-policy.ts';
+import { isPublicAddress } from '../src/ip-policy.ts';
 import { createHttpTransport } from '../src/http-sender.ts';
 import { ForbiddenAddressError, vetHost, type Resolver } from '../src/ssrf-guard.ts';
 import { startReceiver } from './receiver.ts';
@@ -22,6 +22,10 @@ const FORBIDDEN_V4 = {
   'multicast 224/4': '224.0.0.251',
   'reserved 240/4': '240.0.0.1',
   broadcast: '255.255.255.255',
+  'IETF protocol assignments 192.0.0/24': '192.0.0.170',
+  'documentation 198.51.100/24': '198.51.100.7',
+  'documentation 203.0.113/24': '203.0.113.9',
+  '6to4 relay anycast 192.88.99/24': '192.88.99.1',
 };
 
 const FORBIDDEN_V6 = {
@@ -39,6 +43,24 @@ const FORBIDDEN_V6 = {
   'NAT64 embedding metadata (hex)': '64:ff9b::a9fe:a9fe',
   '6to4 embedding private': '2002:c0a8:0101::1',
   'documentation 2001:db8::/32': '2001:db8::1',
+  'documentation 3fff::/20': '3fff:0:1::1',
+  // The adversarial run's bypasses: IPv4-translated ::ffff:0:0:0/96 (RFC 2765).
+  'IPv4-translated loopback': '::ffff:0:127.0.0.1',
+  'IPv4-translated metadata (hex)': '::ffff:0:a9fe:a9fe',
+  'IPv4-translated private': '::ffff:0:10.0.0.1',
+  'IPv4-mapped CGNAT': '::ffff:100.64.0.1',
+  'IPv4-compatible public (deprecated form)': '::8.8.8.8',
+  'local-use NAT64 64:ff9b:1::/48': '64:ff9b:1::808:808',
+  'NAT64 embedding loopback': '64:ff9b::127.0.0.1',
+  '6to4 embedding loopback': '2002:7f00:1::',
+  '6to4 embedding metadata': '2002:a9fe:a9fe::1',
+  'Teredo 2001::/32': '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  'benchmarking 2001:2::/48': '2001:2::1',
+  'discard-only 100::/64': '100::1',
+  'site-local fec0::/10': 'fec0::1',
+  'segment routing 5f00::/16': '5f00::1',
+  'unassigned ::/8 space': '::2:1',
+  'full-form loopback': '0:0:0:0:0:0:0:1',
 };
 
 const PUBLIC = [
@@ -48,7 +70,10 @@ const PUBLIC = [
   '100.128.0.1',
   '2606:4700:4700::1111',
   '::ffff:8.8.8.8',
+  '::ffff:0:8.8.8.8',
   '64:ff9b::808:808',
+  '2002:808:808::1',
+  '2a00:1450:4001:81b::200e',
 ];
 
 describe('IP policy', () => {
@@ -61,11 +86,12 @@ describe('IP policy', () => {
   it.each(PUBLIC)('allows public %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
-  it('parses IPv6 forms to the same value', () => {
-    expect(parseIpv6('::ffff:127.0.0.1')).toBe(parseIpv6('::ffff:7f00:1'));
-    expect(parseIpv6('0:0:0:0:0:0:0:1')).toBe(1n);
-    expect(isPublicAddress('not-an-ip')).toBe(false);
-  });
+  it.each(['not-an-ip', '', '127.1', '0x7f.0.0.1', '1.1.1.1.1', '::ffff:1.1.1.1.1', '[::1]'])(
+    'refuses what is not a canonical address literal: %j',
+    (text) => {
+      expect(isPublicAddress(text)).toBe(false);
+    },
+  );
 });
 
 const fakeDns =
@@ -117,6 +143,8 @@ describe('HTTP transport guard (connect time)', () => {
         `http://127.0.0.1:${port}/x`,
         `http://rebind.example.com:${port}/x`,
         `http://[::ffff:127.0.0.1]:${port}/x`,
+        `http://[::ffff:0:127.0.0.1]:${port}/x`,
+        `http://[2002:7f00:1::]:${port}/x`,
       ]) {
         await expect(transport.send({ url, headers: {}, body: '{}' })).rejects.toThrow(/not a public address/);
       }

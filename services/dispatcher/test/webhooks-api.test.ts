@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ERROR_CODES, WebhookEndpoint, WebhookEndpointWithSecret } from '@skiptrace/contracts';
@@ -38,6 +39,18 @@ describe('webhooks API', () => {
     expect(got.body.secret).toBeUndefined();
   });
 
+  it('every event type of the table in docs/webhooks.md can be subscribed to, webhook.test included', async () => {
+    const doc = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+    const table = doc.slice(doc.indexOf('| Event type'), doc.indexOf('\n\n', doc.indexOf('| Event type')));
+    const documented = [...table.matchAll(/^\| `([a-z.]+)`/gm)].map((m) => m[1]);
+    expect(documented).toEqual(expect.arrayContaining(['plant.added', 'webhook.test']));
+    const res = await create({ url: 'http://127.0.0.1:9/all', events: documented });
+    expect(res.status).toBe(201);
+    expect(res.body.events).toEqual(documented);
+    const testsOnly = await create({ url: 'http://127.0.0.1:9/tests', events: ['webhook.test'] });
+    expect(testsOnly.status).toBe(201);
+  });
+
   it('names every bad field in one validation error', async () => {
     const res = await create({ url: 'ftp://example.com/x', events: ['plant.deleted'], extra: 1 });
     expect(res.status).toBe(400);
@@ -55,6 +68,14 @@ describe('webhooks API', () => {
       'http://[::1]/x',
       'http://169.254.169.254/latest',
       'https://internal.example.com/h',
+      // IPv4-translated, NAT64 and 6to4 forms of private addresses (the adversarial run's 201s).
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'http://[::ffff:0:10.0.0.1]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[2002:a00:1::1]/',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      'http://0x7f000001/',
     ]) {
       const res = await create({ url }, A, strict);
       expect(res.status).toBe(400);

@@ -4,6 +4,7 @@ import type { MessageBus } from '@skiptrace/messaging';
 import { errorHandler, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import express, { type Request, type RequestHandler, type Router } from 'express';
+import { docsRoutes } from './docs.routes.ts';
 import { accountRateLimit } from './rate-limit.ts';
 import { skiptraceRoutes } from './routes/skiptrace.routes.ts';
 
@@ -37,6 +38,8 @@ export interface GatewayDeps {
   kv: KeyValueStore;
   /** Extra routers mounted under /api/v1 after authentication, e.g. { '/webhooks': router }. */
   routers?: Record<string, Router>;
+  /** The web console, served at /console (createConsoleRouter of @skiptrace/console). */
+  console?: Router;
 }
 
 const isBatchUpload = (req: Request) => req.method === 'POST' && req.path === '/property/skiptrace/batches';
@@ -55,6 +58,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
+  api.use(docsRoutes());
   api.use(deps.auth.authenticate);
   if (deps.config.rateLimitPerMinute > 0) {
     const limiter = createRateLimiter(deps.kv, { limit: deps.config.rateLimitPerMinute, windowMs: 60_000 });
@@ -68,6 +72,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
   api.use(skiptraceRoutes(deps));
   api.use(routeNotFound());
 
+  if (deps.console) app.use('/console', deps.console);
   app.use('/api/v1', api);
   app.use('/api/v1', errorHandler());
   return app;

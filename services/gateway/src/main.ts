@@ -1,8 +1,11 @@
 // Composition root of the gateway when it runs as its own process.
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { createAccounts, createClientsRouter } from '@skiptrace/auth';
 import { batchesConfigFromEnv, createBatchesRouter } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
+import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
+import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
 import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
@@ -35,6 +38,13 @@ const bearer = createBearerAuth({
   jwksUrl: new URL(`${env.issuer}/oauth/jwks`),
 });
 const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
+// The web console at /console (built now when missing or stale; the image builds it ahead).
+const consoleBuild = await ensureConsoleBuilt({ log: (msg) => logger.info(msg) });
+const consoleRouter = await createConsoleRouter({
+  dir: consoleBuild.dir,
+  issuer: env.issuer,
+  clientId: CONSOLE_CLIENT_ID,
+});
 const app = createGatewayService({
   db,
   bus,
@@ -42,6 +52,7 @@ const app = createGatewayService({
   kv,
   logger,
   health,
+  console: consoleRouter,
   config: {
     syncDeadlineMs: env.SYNC_DEADLINE_MS,
     maxBodyBytes: env.MAX_BODY_BYTES,
@@ -58,6 +69,7 @@ const app = createGatewayService({
       config: loadWebhookConfig(),
       requireScope: bearer.requireScope,
     }),
+    '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
   },
 });
 

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import type { AuthService } from '@skiptrace/auth';
 import { importContacts } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { StandaloneEnv } from './config.ts';
+import { writeDemoBatch } from './demo-batch.ts';
 
 const DEMO_SEED = 42;
 
@@ -24,6 +26,14 @@ export async function loadDemoData(deps: { db: Database; auth: AuthService; env:
     const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'demo' });
     logger.info(counts, 'demo contacts loaded');
   }
+  const demoBatch = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
+  if (env.SKIPTRACE_DEMO_ROWS > 0) {
+    await writeDemoBatch(demoBatch, {
+      contacts: env.SKIPTRACE_DEMO_ROWS,
+      seed: DEMO_SEED,
+      rows: Math.min(1000, env.SKIPTRACE_DEMO_ROWS),
+    });
+  }
   const demo = await auth.ensureDemo({ dataDir: env.SKIPTRACE_DATA_DIR, redirectUri: `${env.publicUrl}/callback` });
   const [first] = generateContacts({ rows: 1, seed: DEMO_SEED });
   const query = first ? demoQueryFor(first) : undefined;
@@ -32,10 +42,14 @@ export async function loadDemoData(deps: { db: Database; auth: AuthService; env:
     [
       '',
       'Skip-trace platform is starting with demo data.',
-      `  API:            ${base}/api/v1   (OpenAPI: ${base}/api/v1/openapi.json)`,
+      `  Web console:    ${base}/console/   (sign in as the demo user below)`,
+      `  API:            ${base}/api/v1   (reference: ${base}/api/v1/docs, OpenAPI: ${base}/api/v1/openapi.json)`,
       `  OAuth server:   ${base}/.well-known/openid-configuration`,
       `  demo client:    client_id=${demo.clientId} client_secret=${demo.clientSecret}`,
       `  demo user:      ${demo.email} / ${demo.password}`,
+      ...(env.SKIPTRACE_DEMO_ROWS > 0
+        ? [`  demo batch:     ${demoBatch}   (upload it on the console's Batches page)`]
+        : []),
       '',
       'Get a token and trace an address that will match:',
       `  TOKEN=$(curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${demo.clientId} \\`,

@@ -2,9 +2,11 @@ import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { authConfig, createAuthService } from '@skiptrace/auth';
+import { authConfig, createAccounts, createAuthService, createClientsRouter } from '@skiptrace/auth';
 import { batchesConfigFromEnv, createBatchesRouter, startBatchWorker } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
+import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
+import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
 import { createDispatcher, createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
 import { createGatewayService } from '@skiptrace/gateway';
@@ -62,6 +64,17 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     config: authConfig({ issuer: env.publicUrl, dataDir: env.SKIPTRACE_DATA_DIR }),
   });
   shutdown.add('auth', () => auth.close());
+  // The console's public OAuth client, and its build (made now when missing or stale).
+  await auth.ensureConsoleClient({ redirectUris: [`${env.publicUrl}/console/callback`] });
+  const consoleBuild = await ensureConsoleBuilt({ log: (msg) => log.info(msg) });
+  if (consoleBuild.built) log.info({ ms: consoleBuild.ms }, 'console built');
+  const demoBatchFile = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
+  const consoleRouter = await createConsoleRouter({
+    dir: consoleBuild.dir,
+    issuer: env.publicUrl,
+    clientId: CONSOLE_CLIENT_ID,
+    sampleCsv: env.SKIPTRACE_DEMO_ROWS > 0 ? demoBatchFile : undefined,
+  });
   const bearer = createBearerAuth({ issuer: env.publicUrl, audience: 'urn:skiptrace:api', jwks: () => auth.jwks() });
 
   const webhookConfig = loadWebhookConfig({
@@ -101,6 +114,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
       authUrl: env.publicUrl,
       rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     },
+    console: consoleRouter,
     routers: {
       '/': createBatchesRouter({ db, bus, auth: gatewayAuth, logger: log, config: batchesConfig.api }),
       '/webhooks': createWebhooksRouter({
@@ -110,6 +124,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
         config: webhookConfig,
         requireScope: bearer.requireScope,
       }),
+      '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger: log }),
     },
   });
   const app = express();

@@ -1,4 +1,10 @@
-import { ListQuery, PACKED_MESSAGES, Property, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
+import {
+  Int64String,
+  PACKED_MESSAGES,
+  skiptraceApi,
+  type PropertyResponse,
+  type SkipTraceJob,
+} from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
   deleteProperty,
@@ -12,11 +18,10 @@ import {
   type NewProperty,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
-import { ApiError, createBatcher, notFound, unavailable } from '@skiptrace/runtime';
+import { ApiError, createBatcher, mountRoute, notFound, unavailable } from '@skiptrace/runtime';
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../gateway.service.ts';
-import { parseBody, parseId, parseQuery } from '../validate.ts';
 
 const account = (req: Request) => req.auth!.accountId;
 
@@ -24,8 +29,9 @@ const account = (req: Request) => req.auth!.accountId;
 const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
 function decodeCursor(cursor: string): string {
   const decoded = Buffer.from(cursor, 'base64url').toString();
-  if (!decoded.startsWith('id:')) throw new ApiError('invalid_parameter', 'cursor is not valid');
-  return parseId(decoded.slice(3), 'cursor');
+  const id = decoded.startsWith('id:') ? Int64String.safeParse(decoded.slice(3)) : undefined;
+  if (!id?.success) throw new ApiError('invalid_parameter', 'cursor is not valid');
+  return id.data;
 }
 
 export function skiptraceRoutes(deps: GatewayDeps): Router {
@@ -37,12 +43,10 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     maxConcurrent: 4,
   });
 
-  router.post('/property/skiptrace', auth.requireScope('write'), async (req, res) => {
-    if (!req.is('application/json')) {
-      throw new ApiError('unsupported_media_type', 'Content-Type must be application/json');
-    }
-    const property = parseBody(Property, req.body);
-    const key = checkIdempotencyKey(req.get('idempotency-key'));
+  const mount = { router, requireScope: auth.requireScope };
+
+  mountRoute(mount, skiptraceApi.skipTrace, async ({ body: property, headers }, req, res) => {
+    const key = checkIdempotencyKey(headers['Idempotency-Key']);
     const hash = key ? requestHash(property) : '';
     if (key) {
       const earlier = await findIdempotent(db, account(req), key, hash);
@@ -82,8 +86,7 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     }
   });
 
-  router.get('/property/skiptrace', auth.requireScope('read'), async (req, res) => {
-    const { limit, cursor } = parseQuery(ListQuery, req.query);
+  mountRoute(mount, skiptraceApi.listSkipTraces, async ({ query: { limit, cursor } }, req, res) => {
     const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(cursor) : undefined);
     const page = rows.slice(0, limit).map(toResponse);
     if (rows.length > limit) {
@@ -94,14 +97,14 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
     res.json(page);
   });
 
-  router.get('/property/skiptrace/:id', auth.requireScope('read'), async (req, res) => {
-    const row = await getProperty(db, account(req), parseId(String(req.params.id)));
+  mountRoute(mount, skiptraceApi.getSkipTrace, async ({ params }, req, res) => {
+    const row = await getProperty(db, account(req), params.id);
     if (!row) throw notFound('skip-trace result');
     res.json(toResponse(row));
   });
 
-  router.delete('/plants/:id', auth.requireScope('write'), async (req, res) => {
-    const deleted = await deleteProperty(db, account(req), parseId(String(req.params.id)));
+  mountRoute(mount, skiptraceApi.deletePlant, async ({ params }, req, res) => {
+    const deleted = await deleteProperty(db, account(req), params.id);
     if (!deleted) throw notFound('property');
     res.status(204).end();
   });

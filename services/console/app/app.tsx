@@ -1,0 +1,73 @@
+/** The signed-in shell: navigation on the left, the current page on the right. */
+import { useEffect, useRef } from 'react';
+import { signOut, tokenClaims } from './auth.ts';
+import { BatchPage } from './pages/batch.tsx';
+import { BatchesPage } from './pages/batches.tsx';
+import { TracePage } from './pages/trace.tsx';
+import { Link, useRoute } from './router.tsx';
+
+interface Route {
+  path: string;
+  label: string;
+}
+const NAV: Route[] = [
+  { path: '/batches', label: 'Batches' },
+  { path: '/trace', label: 'Trace one property' },
+];
+
+function page(path: string) {
+  const batch = /^\/batches\/(\d+)$/.exec(path);
+  if (batch) return <BatchPage id={batch[1]!} key={batch[1]} />;
+  if (path === '/trace') return <TracePage />;
+  return <BatchesPage />;
+}
+
+export function App() {
+  const { path } = useRoute();
+  const main = useRef<HTMLElement>(null);
+  const claims = tokenClaims();
+  const section = NAV.find((r) => path === r.path || path.startsWith(`${r.path}/`)) ?? NAV[0]!;
+  useEffect(() => {
+    document.title = `${section.label} · Skip-trace console`;
+    main.current?.focus({ preventScroll: true });
+  }, [path, section.label]);
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <aside className="sidebar">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">
+            ◆
+          </span>
+          <span>Skip-trace</span>
+        </div>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.map((r) => (
+              <li key={r.path}>
+                <Link to={r.path} aria-current={r === section ? 'page' : undefined}>
+                  {r.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="sidebar-foot">
+          <a href="/api/v1/docs">API reference</a>
+          <div className="account" title={claims.sub}>
+            <span className="muted">Account</span>
+            <span className="mono">{claims.account_id}</span>
+          </div>
+          <button type="button" className="button ghost small" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </aside>
+      <main id="main" ref={main} tabIndex={-1}>
+        {page(path)}
+      </main>
+    </div>
+  );
+}

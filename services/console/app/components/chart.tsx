@@ -1,0 +1,80 @@
+/**
+ * A uPlot chart that follows its container's width. Series are drawn as lines, or as
+ * stacked-looking bars when `bars` is set (delivery outcomes per minute).
+ */
+import { useEffect, useRef } from 'react';
+import uPlot, { type AlignedData, type Options } from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface ChartSeries {
+  label: string;
+  color: string;
+  /** Unit shown in the legend, e.g. "rows/s". */
+  unit?: string;
+}
+
+export interface ChartProps {
+  /** x (unix seconds) first, then one array per series. */
+  data: AlignedData;
+  series: ChartSeries[];
+  height?: number;
+  bars?: boolean;
+  /** Text alternative read by screen readers instead of the canvas. */
+  description: string;
+}
+
+export function Chart({ data, series, height = 220, bars = false, description }: ChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const shape = `${series.map((s) => s.label).join('|')}|${bars}|${height}`;
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const barPaths = bars ? uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) : undefined;
+    const options: Options = {
+      width: el.clientWidth || 600,
+      height,
+      legend: { show: true, live: true },
+      cursor: { drag: { x: false, y: false } },
+      scales: { x: { time: true } },
+      axes: [
+        { stroke: '#64748b', grid: { stroke: '#eef2f6' }, ticks: { stroke: '#e2e8f0' } },
+        { stroke: '#64748b', grid: { stroke: '#eef2f6' }, ticks: { stroke: '#e2e8f0' }, size: 56 },
+      ],
+      series: [
+        {},
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: 2,
+          fill: bars ? s.color : `${s.color}1f`,
+          paths: barPaths,
+          points: { show: false },
+          value: (_u: uPlot, v: number | null) =>
+            v === null ? '—' : `${Math.round(v * 10) / 10}${s.unit ? ` ${s.unit}` : ''}`,
+        })),
+      ],
+    };
+    plot.current = new uPlot(options, data, el);
+    const resize = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.current?.destroy();
+      plot.current = null;
+    };
+    // Rebuilt only when the series change; data updates go through setData below.
+  }, [shape]);
+
+  useEffect(() => {
+    plot.current?.setData(data);
+  }, [data]);
+
+  return (
+    <figure className="chart">
+      <div ref={box} aria-hidden="true" />
+      <figcaption className="sr-only">{description}</figcaption>
+    </figure>
+  );
+}

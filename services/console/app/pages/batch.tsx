@@ -1,0 +1,195 @@
+/** One batch: live progress while it runs, a chart of rows/s, downloads, cancel and purge. */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { AlignedData } from 'uplot';
+import { batchResults, cancelBatch, getBatch, purgeBatch, type BatchStatus } from '../api.ts';
+import { Chart } from '../components/chart.tsx';
+import { Card, ConfirmButton, ErrorNotice, PageHeader, Stat, StatusBadge, useAction } from '../components/ui.tsx';
+import { count, duration, percent, when } from '../format.ts';
+import { Link, useRoute } from '../router.tsx';
+
+const POLL_MS = 500;
+const active = (b: BatchStatus | null) => b?.status === 'queued' || b?.status === 'running';
+
+/** Rows per second between consecutive polls (the server's own rate is the average since start). */
+interface Sample {
+  t: number;
+  processed: number;
+}
+function ratesOf(samples: Sample[]): AlignedData {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 1; i < samples.length; i++) {
+    const a = samples[i - 1]!;
+    const b = samples[i]!;
+    const dt = (b.t - a.t) / 1000;
+    if (dt <= 0) continue;
+    xs.push(b.t / 1000);
+    ys.push(Math.max(0, (b.processed - a.processed) / dt));
+  }
+  return [xs, ys];
+}
+
+/** Fetches the export and hands it to the browser as a file (the API needs the bearer token). */
+function DownloadLink({ batch, format }: { batch: BatchStatus; format: 'csv' | 'ndjson' }) {
+  const download = useAction(async () => {
+    const blob = await batchResults(batch.id, format);
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `batch-${batch.id}.${format}`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  });
+  return (
+    <>
+      <a
+        className="button secondary"
+        href={`#download-${format}`}
+        aria-busy={download.busy}
+        onClick={(e) => {
+          e.preventDefault();
+          if (!download.busy) void download.run();
+        }}
+      >
+        {download.busy ? 'Preparing…' : `Download results (${format.toUpperCase()})`}
+      </a>
+      <ErrorNotice error={download.error} />
+    </>
+  );
+}
+
+export function BatchPage({ id }: { id: string }) {
+  const { navigate } = useRoute();
+  const [batch, setBatch] = useState<BatchStatus | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [samples, setSamples] = useState<Sample[]>([]);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => {
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const b = await getBatch(id);
+        if (stopped) return;
+        setBatch(b);
+        setError(null);
+        setSamples((s) => [...s.slice(-600), { t: Date.now(), processed: b.processed }]);
+        if (active(b)) timer.current = setTimeout(() => void poll(), POLL_MS);
+      } catch (err) {
+        if (!stopped) setError(err);
+      }
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer.current);
+    };
+  }, [id]);
+
+  const rates = useMemo(() => ratesOf(samples), [samples]);
+  const cancel = useAction(async () => setBatch(await cancelBatch(id)));
+  const purge = useAction(async () => {
+    await purgeBatch(id);
+    navigate('/batches');
+  });
+
+  if (!batch) {
+    return (
+      <>
+        <PageHeader title={`Batch ${id}`} />
+        <ErrorNotice error={error} />
+        {!error && <p className="muted">Loading…</p>}
+      </>
+    );
+  }
+  const done = batch.processed + batch.rejected;
+  const pct = batch.total > 0 ? Math.floor((done / batch.total) * 100) : 100;
+  return (
+    <>
+      <PageHeader
+        title={`Batch ${batch.id}`}
+        lead={
+          <>
+            <Link to="/batches">All batches</Link> · created {when(batch.created_at)}
+          </>
+        }
+        actions={<StatusBadge status={batch.status} />}
+      />
+      <Card title="Progress">
+        <div className="progress-row">
+          <div
+            className={`progress ${batch.status}`}
+            role="progressbar"
+            aria-label="Batch progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={pct}
+            aria-valuetext={`${pct} % (${count(done)} of ${count(batch.total)} rows)`}
+          >
+            <div className="progress-fill" style={{ width: `${pct}%` }} />
+          </div>
+          <span className="progress-label">{pct} %</span>
+        </div>
+        <dl className="stats">
+          <Stat label="Rows" value={`${count(done)} / ${count(batch.total)}`} />
+          <Stat label="Matched" value={count(batch.matched)} tone="good" />
+          <Stat label="No match" value={count(batch.no_match)} />
+          <Stat label="Rejected" value={count(batch.rejected)} tone={batch.rejected ? 'bad' : undefined} />
+          <Stat label="Failed" value={count(batch.failed)} tone={batch.failed ? 'bad' : undefined} />
+          <Stat label="Match rate" value={percent(batch.matched, batch.processed)} />
+          <Stat label="Rate" value={`${count(Math.round(batch.rate))} rows/s`} />
+          <Stat label="Time left" value={active(batch) ? duration(batch.eta_seconds) : '—'} />
+        </dl>
+        <ErrorNotice error={error} />
+      </Card>
+      <Card title="Throughput">
+        {rates[0].length >= 2 ? (
+          <Chart
+            data={rates}
+            series={[{ label: 'Rows per second', color: '#4f46e5', unit: 'rows/s' }]}
+            description={`Rows traced per second over time; average ${Math.round(batch.rate)} rows per second.`}
+          />
+        ) : (
+          <p className="muted">
+            {active(batch)
+              ? 'Measuring…'
+              : `Finished before this page could sample it: on average ${count(Math.round(batch.rate))} rows/s.`}
+          </p>
+        )}
+      </Card>
+      <Card title="Results">
+        <p className="muted">
+          Your columns as uploaded, then each owner's phones with type, DNC and litigator flags, the confidence and a
+          status per row.
+          {active(batch) && ' Rows still running say "pending".'}
+        </p>
+        <div className="button-row">
+          <DownloadLink batch={batch} format="csv" />
+          <DownloadLink batch={batch} format="ndjson" />
+        </div>
+      </Card>
+      <Card title="Manage">
+        <div className="button-row">
+          {active(batch) && (
+            <ConfirmButton
+              label="Cancel batch"
+              confirmLabel="Yes, cancel it"
+              disabled={cancel.busy}
+              onConfirm={() => void cancel.run()}
+            />
+          )}
+          <ConfirmButton
+            label="Purge batch"
+            confirmLabel="Yes, delete its rows and results"
+            disabled={purge.busy}
+            onConfirm={() => void purge.run()}
+          />
+        </div>
+        <p className="muted">Purging deletes the batch, its rows and their results for good.</p>
+        <ErrorNotice error={cancel.error ?? purge.error} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+// Child process of ensureConsoleBuilt(): runs Vite once into the folder given as argument.
+// A separate process keeps the bundler's memory and native modules out of the server (and
+// out of Jest's module sandbox when a test starts the system).
+import { build } from 'vite';
+import react from '@vitejs/plugin-react';
+import { CONSOLE_APP_DIR } from './build.ts';
+
+const outDir = process.argv[2];
+if (!outDir) throw new Error('usage: vite-build.ts <outDir>');
+await build({
+  configFile: false,
+  root: CONSOLE_APP_DIR,
+  base: '/console/',
+  logLevel: 'warn',
+  plugins: [react()],
+  build: { outDir, emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 800 },
+});

@@ -1,0 +1,63 @@
+/**
+ * The one-process system the fuzzer runs against: embedded adapters in a fresh data
+ * directory, rate limits off, webhooks kept to public addresses (so registered endpoints
+ * cannot make the dispatcher post to local services), and a client_credentials token of
+ * the demo client with both scopes.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildOpenApiDocument } from '@skiptrace/contracts';
+import { createSystem } from '@skiptrace/standalone';
+import type { FuzzContext, OpenApiDocument } from './requests.ts';
+
+export interface FuzzSystem {
+  baseUrl: string;
+  context: FuzzContext;
+  document: OpenApiDocument;
+  stop(): Promise<void>;
+}
+
+export async function startFuzzSystem(env: NodeJS.ProcessEnv = {}): Promise<FuzzSystem> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'skiptrace-fuzz-'));
+  const system = await createSystem({
+    PORT: '0',
+    SKIPTRACE_DATA_DIR: dataDir,
+    SKIPTRACE_DEMO_ROWS: '200',
+    SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: 'false',
+    API_RATE_LIMIT_PER_MINUTE: '0',
+    SYNC_DEADLINE_MS: '2000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const baseUrl = (await system.start()).replace('localhost', '127.0.0.1');
+  const stop = async () => {
+    await system.stop('fuzz done');
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8')) as {
+      clientId: string;
+      clientSecret: string;
+    };
+    const res = await fetch(`${baseUrl}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: demo.clientId,
+        client_secret: demo.clientSecret,
+        scope: 'read write',
+      }),
+    });
+    if (res.status !== 200) throw new Error(`fuzz: no token (${res.status} ${await res.text()})`);
+    const { access_token: token } = (await res.json()) as { access_token: string };
+    const document = buildOpenApiDocument({
+      apiUrl: `${baseUrl}/api/v1`,
+      authUrl: baseUrl,
+    }) as unknown as OpenApiDocument;
+    return { baseUrl, context: { token, clientId: demo.clientId, clientSecret: demo.clientSecret }, document, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
