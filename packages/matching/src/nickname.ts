@@ -2,8 +2,8 @@
  * Given-name equivalence: one hop, symmetric, never transitive. Three sources, all
  * shipped in this package:
  *
- * 1. data/nicknames-odu.csv — the Old Dominion University nickname lookup
- *    (carltonnorthern/nicknames, Apache-2.0; data/NOTICE). Each line is a name followed
+ * 1. tables/nicknames-odu.ts — the Old Dominion University nickname lookup
+ *    (carltonnorthern/nicknames, Apache-2.0; see NOTICE). Each line is a name followed
  *    by its nicknames or related names; the first name is linked to each of the others,
  *    in both directions (not the others to each other: "bill,william,billy,robert").
  * 2. tables/nicknames.ts — our own groups (English nicknames and common spellings).
@@ -12,11 +12,9 @@
  * In the two group tables, any two names of one group are linked. So AL links ALBERT
  * and ALAN to AL, but ALBERT is never linked to ALAN through it.
  */
-import { readFileSync } from 'node:fs';
 import { NICKNAME_GROUPS } from './tables/nicknames.ts';
+import { ODU_NICKNAMES_CSV } from './tables/nicknames-odu.ts';
 import { SPANISH_NICKNAME_GROUPS } from './tables/nicknames-es.ts';
-
-const ODU_CSV = new URL('../data/nicknames-odu.csv', import.meta.url);
 
 const LINKS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const links = new Map<string, Set<string>>();
@@ -31,7 +29,7 @@ const LINKS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
       else set.add(y);
     }
   };
-  for (const line of readFileSync(ODU_CSV, 'utf8').split('\n')) {
+  for (const line of ODU_NICKNAMES_CSV.split('\n')) {
     // Names are compared as nameTokens leaves them: upper case, letters only ("k.c." → KC).
     const names = line.split(',').map((name) => name.toUpperCase().replace(/[^A-Z]/g, ''));
     const head = names[0] ?? '';

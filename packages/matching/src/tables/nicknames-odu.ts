@@ -1,4 +1,12 @@
-aaron,erin,ronnie,ron
+/**
+ * The given-name nickname lookup of the Old Dominion University Web Science and Digital
+ * Libraries Research Group: names.csv of the GitHub repository carltonnorthern/nicknames
+ * (commit 2342cb17e1ae95892e12d8224f1727688f5f6c8f), unmodified, one line per name:
+ * the name, then its nicknames or related names. Licensed under the Apache License 2.0;
+ * see packages/matching/NOTICE. Kept as text (not a file read at run time) because the
+ * package also runs in the browser (the web console).
+ */
+export const ODU_NICKNAMES_CSV = `aaron,erin,ronnie,ron
 abbie,abby,abigail
 abe,abraham,abram
 abednego,bedney
@@ -1080,3 +1088,4 @@ zachariah,zachy,zach,zeke
 zebedee,zeb
 zedediah,dyer,zed,diah
 zephaniah,zeph
+`;
