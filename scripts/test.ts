@@ -1,5 +1,6 @@
-// The whole test command (`./run test` / `pnpm test`): makes sure the local services
-// and Chromium are there, then lint, typecheck, unit tests, integration tests.
+// The whole test command (`./run test` / `pnpm test`): makes sure the local services,
+// Chromium and Prometheus (promtool) are there, checks the alerting rules, then lint,
+// typecheck, unit tests, integration tests.
 // Integration tests run one file at a time: some restart PostgreSQL, Redis or RabbitMQ.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -24,6 +25,8 @@ const report = (name: string) => ['--json', `--outputFile=${join(reports, `${nam
 console.log('== services');
 await ensureServices();
 step('chromium', 'bash', ['scripts/ensure-chromium.sh']);
+step('prometheus', 'bash', ['scripts/ensure-prometheus.sh']);
+step('alert rules', 'promtool', ['check', 'rules', 'deploy/monitoring/alerts.yaml']);
 step('lint', 'pnpm', ['lint']);
 step('typecheck', 'pnpm', ['typecheck']);
 step('unit tests', process.execPath, [...jest, '--selectProjects', 'unit', ...report('unit')]);

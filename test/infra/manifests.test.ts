@@ -24,6 +24,7 @@ const MODEL_MODULES: Record<string, string> = {
   'autoscaling/v2': 'kubernetes-models/autoscaling/v2',
   'networking.k8s.io/v1': 'kubernetes-models/networking.k8s.io/v1',
   'keda.sh/v1alpha1': '@kubernetes-models/keda/keda.sh/v1alpha1',
+  'monitoring.coreos.com/v1': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
 };
 type Model = new (data: unknown) => { validate(): void };
 
@@ -220,7 +221,7 @@ describe('k8s manifests', () => {
     }
   });
 
-  it('routes the ingress over TLS: /api to the gateway, the rest to the OAuth server', () => {
+  it('routes the ingress over TLS: /api to the gateway, the OAuth paths to auth, nothing else', () => {
     const [ingress] = of('Ingress');
     const spec = ingress?.spec as {
       tls: unknown[];
@@ -229,7 +230,11 @@ describe('k8s manifests', () => {
     expect(spec.tls.length).toBeGreaterThan(0);
     const paths = spec.rules.flatMap((r) => r.http.paths);
     expect(paths.find((p) => p.path === '/api')?.backend.service.name).toBe('gateway');
-    expect(paths.find((p) => p.path === '/')?.backend.service.name).toBe('auth');
+    for (const path of ['/oauth', '/.well-known', '/interaction']) {
+      expect(paths.find((p) => p.path === path)?.backend.service.name).toBe('auth');
+    }
+    // No catch-all: /metrics (on every service's port) must not be reachable from outside.
+    expect(paths.filter((p) => '/metrics'.startsWith(p.path))).toEqual([]);
     for (const p of paths) {
       const svc = of('Service').find((s) => s.metadata.name === p.backend.service.name);
       const ports = (svc?.spec?.ports ?? []) as { name: string }[];

@@ -7,7 +7,7 @@ import { PassThrough, Transform } from 'node:stream';
 import { batchesApi, Int64String, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
-import { ApiError, mountRoute, notFound, type Logger } from '@skiptrace/runtime';
+import { ApiError, mountRoute, notFound, setBatchCountsSource, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { parseColumnMap } from './columns.ts';
@@ -56,10 +56,21 @@ async function findBatch(db: Database, accountId: string, id: string): Promise<B
   return rows[0];
 }
 
+const BATCH_STATUSES = ['receiving', 'queued', 'running', 'completed', 'cancelled', 'failed'];
+
 export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   const { db, bus, auth } = deps;
   const config = BatchesConfig.parse(deps.config ?? {});
   const router = Router();
+  // skiptrace_batches{status}: read at scrape time from the store every replica shares.
+  setBatchCountsSource(async () => {
+    const counts: Record<string, number> = Object.fromEntries(BATCH_STATUSES.map((s) => [s, 0]));
+    const { rows } = await db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM batches GROUP BY status',
+    );
+    for (const { status, n } of rows) counts[status] = n;
+    return counts;
+  });
   const statusUrl = (id: string) => `${config.basePath}${BASE}/${id}`;
 
   /** The status document: the summary plus timestamps, rate (rows/s) and ETA (s). */

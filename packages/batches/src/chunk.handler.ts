@@ -6,7 +6,7 @@
 import { parseMessage, QUEUES, type TraceResult } from '@skiptrace/contracts';
 import { propertyOf, type PropertyColumns, type TraceEngine, type TraceOutcome } from '@skiptrace/core';
 import type { Consumer, Delivery, Handler, MessageBus } from '@skiptrace/messaging';
-import type { Logger } from '@skiptrace/runtime';
+import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { BatchWorkerConfig } from './config.ts';
 import { claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
@@ -77,7 +77,7 @@ UPDATE batches b
        failed = b.failed + c.failed, reused = b.reused + c.reused, updated_at = now()
   FROM counts c
  WHERE b.id = $3
-RETURNING b.processed + b.rejected >= b.total AS done`;
+RETURNING b.processed + b.rejected >= b.total AS done, c.matched, c.no_match, c.failed`;
 
 // LATERAL … LIMIT 1 makes each key one probe of properties_trace_key; a plain join lets
 // the planner (which guesses 100 rows for jsonb_to_recordset) scan the account's rows per chunk.
@@ -176,7 +176,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
           });
       });
     }
-    const { next, done } = await db.transaction(async (tx) => {
+    const { next, done, counts } = await db.transaction(async (tx) => {
       const { rowCount } = await tx.query(
         `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
         [job.batchId, job.fromRow],
@@ -185,18 +185,19 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
       const claimed = rowCount > 0 ? await claimChunks(tx, job.batchId, 1) : [];
       // Last, because it locks the batch row that every chunk of the batch updates: the lock
       // is then held only until this commit, not across the statements above as well.
-      if (outcomes.length === 0) return { next: claimed, done: undefined };
+      if (outcomes.length === 0) return { next: claimed, done: undefined, counts: undefined };
       const byId: Record<string, Omit<RowOutcome, 'id'>> = {};
       for (const { id, ...outcome } of outcomes) byId[id] = outcome;
-      const { rows: stored } = await tx.query<{ done: boolean }>(STORE_OUTCOMES, [
-        job.batchId,
-        JSON.stringify(byId),
-        job.batchId,
-        job.fromRow,
-        job.toRow,
-      ]);
-      return { next: claimed, done: stored[0]?.done };
+      const { rows: stored } = await tx.query<{ done: boolean } & Record<'matched' | 'no_match' | 'failed', number>>(
+        STORE_OUTCOMES,
+        [job.batchId, JSON.stringify(byId), job.batchId, job.fromRow, job.toRow],
+      );
+      return { next: claimed, done: stored[0]?.done, counts: stored[0] };
     });
+    // Counted after the commit, from the rows this delivery changed (a redelivery adds none).
+    recordBatchRows('completed', counts?.matched ?? 0);
+    recordBatchRows('no_match', counts?.no_match ?? 0);
+    recordBatchRows('failed', counts?.failed ?? 0);
     if (next.length > 0) await publishChunks(bus, job.accountId, job.batchId, next);
     // The counters this chunk stored say whether the batch is finished; a delivery that stored
     // nothing (a redelivery after a crash, say) checks, in case the completion was interrupted.

@@ -125,14 +125,36 @@ export function csvCell(value: unknown): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvHeader(columns: readonly string[]): string {
-  const phones: string[] = [];
-  for (let i = 1; i <= PHONE_COLUMNS; i++)
-    phones.push(`phone_${i}`, `phone_${i}_type`, `phone_${i}_dnc`, `phone_${i}_litigator`);
-  return `${[...columns, ...phones, 'confidence', 'status', 'error'].map(csvCell).join(',')}\n`;
+/** Fields of one phone group: the phone, then the person it belongs to. */
+const PHONE_GROUP = ['', '_type', '_dnc', '_litigator', '_first_name', '_last_name', '_emails'] as const;
+/** Prefix added (again, while needed) to every export column when one would repeat an input column. */
+export const COLLISION_PREFIX = 'result_';
+
+/**
+ * The export's own columns: PHONE_COLUMNS phone groups (number, type, DNC, litigator and the
+ * matched person's first name, last name and emails), then confidence, status and error.
+ * If any of them equals an input column (case-insensitively), all of them get the
+ * `result_` prefix — repeated until none does — so the header never names a column twice
+ * and the export's columns stay recognisable by one shared prefix.
+ */
+export function exportColumns(inputColumns: readonly string[]): string[] {
+  const own: string[] = [];
+  for (let i = 1; i <= PHONE_COLUMNS; i++) for (const field of PHONE_GROUP) own.push(`phone_${i}${field}`);
+  own.push('confidence', 'status', 'error');
+  const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
+  let prefix = '';
+  while (own.some((c) => taken.has(`${prefix}${c}`.toLowerCase()))) prefix += COLLISION_PREFIX;
+  return own.map((c) => `${prefix}${c}`);
 }
 
-/** Input columns as uploaded, then the phones of the matches (best first), confidence, status, error. */
+export function csvHeader(columns: readonly string[]): string {
+  return `${[...columns, ...exportColumns(columns)].map(csvCell).join(',')}\n`;
+}
+
+/**
+ * Input columns as uploaded, then the phones of the matches (best person first, each
+ * person's phones in order), each beside its person's name and emails; confidence, status, error.
+ */
 export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
   const cells: unknown[] = [];
   const input = entry.kind === 'traced' ? entry.row.input : entry.row.raw;
@@ -143,11 +165,16 @@ export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
     for (let i = 1; i < width; i++) cells.push('');
   }
   const results = entry.kind === 'traced' ? entry.row.results : [];
-  const phones = results.flatMap((r) => r.phones).slice(0, PHONE_COLUMNS);
-  for (let i = 0; i < PHONE_COLUMNS; i++) {
-    const p = phones[i];
-    cells.push(p?.number, p?.type, p?.dnc, p?.litigator);
+  let group = 0;
+  people: for (const person of results) {
+    const emails = person.emails.join('; ');
+    for (const p of person.phones) {
+      if (group === PHONE_COLUMNS) break people;
+      cells.push(p.number, p.type, p.dnc, p.litigator, person.first_name, person.last_name, emails);
+      group++;
+    }
   }
+  for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push(undefined);
   if (entry.kind === 'traced') cells.push(results[0]?.confidence, entry.row.status, entry.row.error);
   else cells.push(undefined, 'rejected', entry.row.reason);
   return `${cells.map(csvCell).join(',')}\n`;

@@ -56,6 +56,13 @@ export const WebhookEndpointCreate = z
     url: EndpointUrl,
     events: EventTypes.nullable().optional(),
     description: Description.optional(),
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, 'must be whsec_ followed by base64 of 24 to 66 bytes')
+      .optional()
+      .describe(
+        'Signing secret to use instead of a generated one (e.g. one already configured in the receiver); whsec_ + base64 of at least 24 random bytes',
+      ),
   })
   .strict()
   .meta({ id: 'WebhookEndpointCreate' });

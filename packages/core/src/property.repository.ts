@@ -1,4 +1,5 @@
 import type { Property, PropertyResponse, TraceResult } from '@skiptrace/contracts';
+import { recordTrace } from '@skiptrace/runtime';
 import type { Sql } from '@skiptrace/storage';
 
 /** A properties row as the store returns it (BIGINT as string, timestamps as Date). */
@@ -156,9 +157,12 @@ export async function completeProperties(
     ],
   );
   const outcomes = new Map(items.map((i) => [i.id, i.outcome]));
+  const now = Date.now();
   const byId = new Map<string, PropertyRow>(
     rows.map((row) => {
       const { status, results, error = null } = outcomes.get(row.id)!;
+      // Counted here, where a result is stored once: a redelivery changes no row.
+      recordTrace(status, (now - new Date(row.created_at).getTime()) / 1000);
       return [row.id, { ...row, status, results, error }];
     }),
   );

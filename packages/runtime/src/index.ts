@@ -5,4 +5,7 @@ export * from './api-error.ts';
 export * from './http.ts';
 export * from './health.ts';
 export * from './batcher.ts';
+export * from './metrics.ts';
+export * from './tracing.ts';
+export * from './http-observe.ts';
 export * from './route.ts';

@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { traceLogFields } from './tracing.ts';
 
 export type { Logger } from 'pino';
 
@@ -36,6 +37,8 @@ export function createLogger({ level = 'info', name }: LoggerConfig, destination
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // trace_id/span_id of the active OpenTelemetry span, so log lines join their trace.
+    mixin: traceLogFields,
   };
   return destination ? pino(options, destination) : pino(options);
 }

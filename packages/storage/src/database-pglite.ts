@@ -21,6 +21,7 @@ import {
   readMigrations,
 } from './migrations.ts';
 import { pgliteParsers } from './type-parsers.ts';
+import { tracedQuery } from './observe.ts';
 
 export interface PgliteDatabaseOptions {
   /** Directory of the data files; absent means in memory (gone on close). */
@@ -38,7 +39,10 @@ function wrapResult<T>(result: Results<T>): QueryResult<T> {
 }
 
 function sqlOf(tx: Transaction): Sql {
-  return { query: async <T>(text: string, params?: unknown[]) => wrapResult<T>(await tx.query<T>(text, params)) };
+  return {
+    query: <T>(text: string, params?: unknown[]) =>
+      tracedQuery(text, async () => wrapResult<T>(await tx.query<T>(text, params))),
+  };
 }
 
 export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Database {
@@ -75,7 +79,7 @@ export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Datab
   const db: Database = {
     kind: 'pglite',
     async query<T>(text: string, params?: unknown[]) {
-      return wrapResult<T>(await pglite.query<T>(text, params));
+      return tracedQuery(text, async () => wrapResult<T>(await pglite.query<T>(text, params)));
     },
 
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {

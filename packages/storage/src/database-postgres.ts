@@ -18,6 +18,8 @@ import {
   readMigrations,
 } from './migrations.ts';
 import { isUnavailable, mapErrors } from './pg-errors.ts';
+import { addPoolSource } from '@skiptrace/runtime';
+import { tracedQuery } from './observe.ts';
 import { pgTypes } from './type-parsers.ts';
 
 /** Structural subset of a pino logger; the host decides where logs go. */
@@ -55,6 +57,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
   // An idle client whose server went away emits 'error' on the pool; pg-pool has already
   // removed it, so logging is all that is left to do (unhandled, it would crash the process).
   pool.on('error', (error) => logger?.warn({ err: error }, 'postgres: idle connection lost'));
+  const removePoolSource = addPoolSource(() => pool.waitingCount);
   let closing: Promise<void> | undefined;
 
   /**
@@ -87,14 +90,14 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
   const db: Database = {
     kind: 'postgres',
     async query<T>(text: string, params?: unknown[]) {
-      return mapErrors(async () => wrapResult<T>(await pool.query(text, params)));
+      return tracedQuery(text, () => mapErrors(async () => wrapResult<T>(await pool.query(text, params))));
     },
 
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       return withClient(async (client, discard) => {
         const tx: Sql = {
           query: <R>(text: string, params?: unknown[]) =>
-            mapErrors(async () => wrapResult<R>(await client.query(text, params))),
+            tracedQuery(text, () => mapErrors(async () => wrapResult<R>(await client.query(text, params)))),
         };
         await client.query('BEGIN');
         try {
@@ -158,6 +161,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
     },
 
     close() {
+      if (!closing) removePoolSource();
       closing ??= pool.end();
       return closing;
     },

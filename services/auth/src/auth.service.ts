@@ -10,7 +10,7 @@ import type Provider from 'oidc-provider';
 import type { JWK } from 'jose';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
-import type { Logger } from '@skiptrace/runtime';
+import { labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
 import { createAccounts, type Accounts } from './accounts.service.ts';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
@@ -56,6 +56,28 @@ export interface AuthService {
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 const PROVIDER_PATH = /^\/(oauth\/|\.well-known\/)/;
+/** oidc-provider's own paths (provider.ts `routes`, discovery): metric labels for its requests. */
+const PROVIDER_ROUTES = [
+  '/oauth/authorize',
+  '/oauth/token',
+  '/oauth/jwks',
+  '/oauth/revoke',
+  '/oauth/introspect',
+  '/oauth/register',
+  '/oauth/userinfo',
+  '/oauth/logout',
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+];
+
+/** A bounded route label for a request oidc-provider serves (never the raw path: it can hold ids). */
+function providerRoute(path: string): string {
+  for (const route of PROVIDER_ROUTES) {
+    if (path === route) return route;
+    if (path.startsWith(`${route}/`)) return `${route}/:id`;
+  }
+  return path.startsWith('/oauth/') ? '/oauth/*' : '/.well-known/*';
+}
 
 function keyStoreFor(db: Database, config: AuthConfig): KeyStore | undefined {
   if (config.signingKeys) return undefined;
@@ -93,6 +115,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', true);
+  app.use(observeHttp());
   app.use(
     interactionRoutes({
       provider,
@@ -110,7 +133,11 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       .json({ error: 'rate_limited', error_description: `too many token requests; retry in ${wait} seconds` });
   });
   const handle = provider.callback();
-  app.use((req, res, next) => (PROVIDER_PATH.test(req.path) ? handle(req, res) : next()));
+  app.use((req, res, next) => {
+    if (!PROVIDER_PATH.test(req.path)) return next();
+    labelRoute(req, providerRoute(req.path));
+    return handle(req, res);
+  });
 
   const purge = useKv
     ? undefined

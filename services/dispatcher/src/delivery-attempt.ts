@@ -1,4 +1,12 @@
-import type { Logger } from '@skiptrace/runtime';
+import {
+  extractTraceContext,
+  recordWebhookDelivery,
+  SpanKind,
+  withSpan,
+  type Logger,
+  type Span,
+  type WebhookOutcome,
+} from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { WEBHOOK_HEADERS } from '@skiptrace/contracts';
 import type { WebhookConfig } from './config.ts';
@@ -48,11 +56,25 @@ export function deliveryHeaders(m: LeasedMessage, nowMs: number): Record<string,
  * endpoint; anything else (3xx included: redirects are not followed) schedules the next
  * retry or fails the message. A manual (replay) attempt is never retried automatically.
  */
-export async function attemptDelivery(
-  deps: AttemptDeps,
-  m: LeasedMessage,
-  signal: AbortSignal,
-): Promise<AttemptResult> {
+export function attemptDelivery(deps: AttemptDeps, m: LeasedMessage, signal: AbortSignal): Promise<AttemptResult> {
+  // A span in the trace of the request that caused the event (its context was stored with
+  // the message), whichever dispatcher makes the attempt and however much later.
+  return withSpan(
+    `deliver webhook ${m.event_type}`,
+    {
+      kind: SpanKind.CLIENT,
+      parent: m.traceparent ? extractTraceContext({ traceparent: m.traceparent }) : undefined,
+      attributes: {
+        'skiptrace.webhook.message_id': m.id,
+        'skiptrace.webhook.endpoint_id': m.endpoint_id,
+        'skiptrace.webhook.attempt': m.attempt_count + 1,
+      },
+    },
+    (span) => attempt(deps, m, signal, span),
+  );
+}
+
+async function attempt(deps: AttemptDeps, m: LeasedMessage, signal: AbortSignal, span: Span): Promise<AttemptResult> {
   const { db, config, send, clock, logger } = deps;
   if (!m.enabled) {
     await failWithoutAttempt(db, m.id);
@@ -88,11 +110,14 @@ export async function attemptDelivery(
     nextAttemptAt: null,
   };
   const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  let counted: WebhookOutcome = 'failed';
   if (ok) {
     outcome.status = 'delivered';
+    counted = 'success';
     if (m.failing_since) await markSuccess(db, m.endpoint_id);
   } else if (statusCode === 410) {
     outcome.error ??= 'endpoint answered 410 Gone; endpoint disabled';
+    counted = 'disabled';
     await markGone(db, m.endpoint_id);
   } else {
     if (statusCode !== null && statusCode >= 300 && statusCode < 400) outcome.error ??= 'redirects are not followed';
@@ -110,12 +135,17 @@ export async function attemptDelivery(
         );
     if (endpoint?.enabled === false && endpoint.disabled_reason === 'failing') {
       logger.warn({ endpointId: m.endpoint_id }, 'endpoint disabled after failing continuously');
+      counted = 'disabled';
     } else if (delay !== null) {
+      counted = 'retry';
       outcome.status = 'pending';
       outcome.nextAttemptAt = new Date(now + delay);
     }
   }
   await deps.record(outcome);
+  recordWebhookDelivery(counted, durationMs / 1000);
+  if (statusCode !== null) span.setAttribute('http.response.status_code', statusCode);
+  span.setAttribute('skiptrace.webhook.outcome', counted);
   logger.debug({ messageId: m.id, statusCode, status: outcome.status, durationMs }, 'webhook attempt');
   return outcome.nextAttemptAt ? { kind: 'retry', dueAtMs: outcome.nextAttemptAt.getTime() } : { kind: 'done' };
 }

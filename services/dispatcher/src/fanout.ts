@@ -1,7 +1,7 @@
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { Delivery } from '@skiptrace/messaging';
-import { createBatcher } from '@skiptrace/runtime';
+import { createBatcher, injectTraceHeaders } from '@skiptrace/runtime';
 import { MESSAGES, type MessageName } from '@skiptrace/contracts';
 import type { WebhookConfig } from './config.ts';
 import type { Clock } from './delivery-attempt.ts';
@@ -55,6 +55,7 @@ export function createFanout(deps: FanoutDeps) {
       // Minified once and stored: these exact bytes are signed and sent on every attempt.
       payload: JSON.stringify(event.data),
       now: new Date(clock.now()),
+      traceparent: injectTraceHeaders({}).traceparent,
     });
   };
 }

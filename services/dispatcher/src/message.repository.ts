@@ -15,6 +15,8 @@ export interface LeasedMessage {
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
   failing_since: Date | null;
+  /** W3C traceparent of the event's trace, when it had one. */
+  traceparent: string | null;
 }
 
 export interface MessageState {
@@ -37,6 +39,8 @@ export interface FanOutEvent {
   eventType: string;
   payload: string;
   now: Date;
+  /** W3C traceparent of the span that handled the event. */
+  traceparent?: string;
 }
 
 export type ScheduledMessage = { id: string; endpoint_id: string };
@@ -61,8 +65,8 @@ export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<Scheduled
   );
   if (matched.length === 0) return out;
   await sql.query(
-    `INSERT INTO webhook_messages (id, endpoint_id, account_id, event_id, event_type, payload, next_attempt_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+    `INSERT INTO webhook_messages (id, endpoint_id, account_id, event_id, event_type, payload, next_attempt_at, traceparent)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
      ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
     [
       matched.map(() => randomId('msg')),
@@ -72,6 +76,7 @@ export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<Scheduled
       matched.map((m) => m.e.eventType),
       matched.map((m) => m.e.payload),
       matched.map((m) => m.e.now.toISOString()),
+      matched.map((m) => m.e.traceparent ?? null),
     ],
   );
   const { rows } = await sql.query<ScheduledMessage & { event_id: string }>(
@@ -94,7 +99,7 @@ export async function leaseMessages(sql: Sql, ids: string[], now: Date, leaseUnt
        AND (m.lease_until IS NULL OR m.lease_until <= $2)
        AND (m.next_attempt_at IS NULL OR m.next_attempt_at <= $2)
      RETURNING m.id, m.endpoint_id, m.event_type, m.payload, m.attempt_count, m.manual,
-       e.url, e.enabled, e.secret, e.previous_secret, e.previous_secret_expires_at, e.failing_since`,
+       e.url, e.enabled, e.secret, e.previous_secret, e.previous_secret_expires_at, e.failing_since, m.traceparent`,
     [ids, now, leaseUntil],
   );
   return rows;

@@ -73,7 +73,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
       url: body.url,
       events: body.events ?? null,
       description: body.description ?? null,
-      secret: generateSecret(),
+      secret: body.secret ?? generateSecret(),
     });
     log.info({ endpointId: row.id, accountId: row.account_id }, 'webhook endpoint created');
     res.status(201).location(`${req.baseUrl}/endpoints/${row.id}`).json(endpoints.endpointWithSecret(row));

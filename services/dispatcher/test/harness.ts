@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
@@ -11,10 +11,12 @@ import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
 import { createWebhooksRouter } from '../src/webhooks.router.ts';
 import type { Resolver } from '../src/ssrf-guard.ts';
 
-/** A directory holding only this service's migration, so other teams' files in flux cannot break these tests. */
+/** A directory holding only this service's migrations (its 040–059 range), so other teams' files in flux cannot break these tests. */
 export function webhookMigrationsDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-migrations-'));
-  copyFileSync(join(DEFAULT_MIGRATIONS_DIR, '040_webhooks.sql'), join(dir, '040_webhooks.sql'));
+  for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((n) => /^0[45]\d_.*\.sql$/.test(n))) {
+    copyFileSync(join(DEFAULT_MIGRATIONS_DIR, name), join(dir, name));
+  }
   return dir;
 }
 

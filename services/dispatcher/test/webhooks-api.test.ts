@@ -39,6 +39,22 @@ describe('webhooks API', () => {
     expect(got.body.secret).toBeUndefined();
   });
 
+  it('takes a signing secret chosen by the caller (a receiver configured first), whsec_ and at least 24 bytes', async () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const res = await create({ url: 'http://127.0.0.1:9/', secret });
+    expect(res.status).toBe(201);
+    expect(res.body.secret).toBe(secret);
+    for (const bad of [
+      'whsec_c2hvcnQ=',
+      Buffer.alloc(32, 7).toString('base64'),
+      'whsec_ not base64 at all !!!!!!!!!!!!',
+    ]) {
+      const refused = await create({ url: 'http://127.0.0.1:9/', secret: bad });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/^secret:/);
+    }
+  });
+
   it('every event type of the table in docs/webhooks.md can be subscribed to, webhook.test included', async () => {
     const doc = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
     const table = doc.slice(doc.indexOf('| Event type'), doc.indexOf('\n\n', doc.indexOf('| Event type')));

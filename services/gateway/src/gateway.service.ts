@@ -1,7 +1,7 @@
 import { buildOpenApiDocument } from '@skiptrace/contracts';
 import { createRateLimiter, type KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
-import { errorHandler, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
+import { errorHandler, observeHttp, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { docsRoutes } from './docs.routes.ts';
@@ -50,6 +50,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', true);
+  app.use(observeHttp());
   app.use(requestContext(deps.logger));
   app.use(deps.health.router());
 

@@ -18,7 +18,7 @@ import {
   type NewProperty,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
-import { ApiError, createBatcher, mountRoute, notFound, unavailable } from '@skiptrace/runtime';
+import { ApiError, createBatcher, mountRoute, notFound, recordTrace, unavailable } from '@skiptrace/runtime';
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../gateway.service.ts';
@@ -82,6 +82,7 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
       // Deadline passed, or the broker dropped mid-request: the row is stored and the
       // recovery sweep republishes it if the job never reached the broker. Poll by id.
       if (!(err instanceof RequestTimeoutError)) req.log.warn({ err, id: row.id }, 'job publish failed; left to sweep');
+      recordTrace('pending');
       res.json(toResponse(row));
     }
   });

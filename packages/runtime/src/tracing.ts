@@ -1,0 +1,143 @@
+/**
+ * OpenTelemetry tracing. Libraries open spans through the API only (withSpan, the HTTP
+ * middleware, the bus and database wrappers); without a started SDK those are no-ops that
+ * cost a function call. The composition root (a service's or the standalone's main.ts)
+ * starts the SDK with startTracing() when an OTLP endpoint is configured.
+ */
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanKind,
+} from '@opentelemetry/api';
+import { z } from 'zod';
+import type { Logger } from 'pino';
+
+export { SpanKind } from '@opentelemetry/api';
+export type { Span } from '@opentelemetry/api';
+
+const tracer = () => trace.getTracer('skiptrace');
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** Parent context (e.g. extracted from a message); default: the active one. */
+  parent?: Context;
+}
+
+/** Runs fn inside a new active span; records a thrown error on it and rethrows. */
+export async function withSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+  const parent = options.parent ?? context.active();
+  return tracer().startActiveSpan(
+    name,
+    { kind: options.kind, attributes: options.attributes },
+    parent,
+    async (span) => {
+      try {
+        return await fn(span);
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** Starts a span the caller ends (for work that finishes in a callback, e.g. an HTTP response). */
+export function startSpan(name: string, options: SpanOptions = {}): { span: Span; context: Context } {
+  const parent = options.parent ?? context.active();
+  const span = tracer().startSpan(name, { kind: options.kind, attributes: options.attributes }, parent);
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/** Runs fn with ctx as the active context. */
+export const runInContext = <T>(ctx: Context, fn: () => T): T => context.with(ctx, fn);
+
+/** Adds the W3C `traceparent` (and `tracestate`) of the active span to a headers object. */
+export function injectTraceHeaders(headers: Record<string, string>): Record<string, string> {
+  propagation.inject(context.active(), headers);
+  return headers;
+}
+
+/** The context a message or request carries in its headers (ROOT when it carries none). */
+export function extractTraceContext(headers: Record<string, string | string[] | undefined>): Context {
+  return propagation.extract(ROOT_CONTEXT, headers);
+}
+
+/** `trace_id`/`span_id` of the active span, for log lines (empty outside a sampled span). */
+export function traceLogFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getSpan(context.active());
+  if (!span) return {};
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return traceFlags & 1 ? { trace_id: traceId, span_id: spanId } : {};
+}
+
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+/**
+ * The standard OpenTelemetry variables this platform reads (the SDK reads them from the
+ * process environment; they are declared here so a bad value fails at start).
+ */
+export const tracingEnvSchema = z.object({
+  /** OTLP base URL, e.g. http://otel-collector:4318; unset: tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** Traces-only OTLP URL (full path, e.g. .../v1/traces); also turns tracing on. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  /** http/protobuf (default), http/json or grpc. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json', 'grpc']).optional(),
+  /** service.name on every span; default the service's own name (gateway, worker, ...). */
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  /** Sampler; default parentbased_always_on. */
+  OTEL_TRACES_SAMPLER: z.enum(SAMPLERS).optional(),
+  /** Ratio for the traceidratio samplers, 0..1. */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+});
+export type TracingEnv = z.infer<typeof tracingEnvSchema>;
+
+export interface Tracing {
+  readonly enabled: boolean;
+  /** Flushes buffered spans and stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts the OpenTelemetry Node SDK (traces only: metrics go to Prometheus, logs to
+ * stdout) when an OTLP endpoint is configured; otherwise does nothing. Process-wide:
+ * call once, from main.
+ */
+export async function startTracing(env: TracingEnv, serviceName: string, logger?: Logger): Promise<Tracing> {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
+    return { enabled: false, shutdown: async () => {} };
+  }
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const sdk = new NodeSDK({
+    serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
+    instrumentations: [],
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  logger?.info(
+    {
+      endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      protocol: env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+    },
+    'tracing on',
+  );
+  return { enabled: true, shutdown: () => sdk.shutdown() };
+}
