@@ -51,3 +51,14 @@ export { MODEL } from './tables/model.ts';
 export { PUB28_C1, SUFFIX_BY_FORM, SUFFIX_NAME } from './tables/suffixes.ts';
 export { DIRECTIONAL_BY_FORM, UNIT_BY_FORM } from './tables/units.ts';
 export { STATE_NAMES } from './tables/states.ts';
+export {
+  NOISE_KINDS,
+  RELIABILITY_BANDS,
+  formatEvaluation,
+  generatePopulation,
+  generateQueries,
+  gradeEvaluation,
+  isAbsentKind,
+  populationCsv,
+} from './evaluation.ts';
+export type { EvalPerson, EvalQuery, EvalReport, EvalResult, KindStats, NoiseKind, Population } from './evaluation.ts';
