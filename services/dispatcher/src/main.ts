@@ -1,12 +1,20 @@
 // Composition root of a webhook dispatcher process. Scale by running more of them: they
 // share the event queue (competing consumers), the Redis schedule and the row leases.
-import { createServer } from 'node:http';
 import path from 'node:path';
 import express from 'express';
 import { z } from 'zod';
 import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createHttpServer,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  finishApp,
+  inputBoundary,
+  loadConfig,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { loadWebhookConfig } from './config.ts';
 import { createDispatcher } from './dispatcher.ts';
@@ -52,8 +60,10 @@ health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');
 });
 const app = express();
+app.use(inputBoundary());
 app.use(health.router());
-const server = createServer(app).listen(env.PORT);
+finishApp(app);
+const server = createHttpServer(app, { logger }).listen(env.PORT);
 
 const dispatcher = createDispatcher({ db, bus, kv, config, logger });
 await dispatcher.start();

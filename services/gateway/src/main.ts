@@ -1,5 +1,4 @@
 // Composition root of the gateway when it runs as its own process.
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { createAccounts, createClientsRouter } from '@skiptrace/auth';
 import { batchesConfigFromEnv, createBatchesRouter } from '@skiptrace/batches';
@@ -9,7 +8,15 @@ import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
 import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createHttpServer,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  finishApp,
+  loadConfig,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { gatewayEnvSchema } from './config.ts';
 import { createGatewayService } from './gateway.service.ts';
@@ -73,7 +80,8 @@ const app = createGatewayService({
   },
 });
 
-const server = createServer(app);
+finishApp(app);
+const server = createHttpServer(app, { logger });
 server.listen(env.PORT, () => logger.info({ port: env.PORT }, 'gateway listening'));
 shutdown.add('http', async () => {
   health.drain();

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -12,7 +11,15 @@ import { createDispatcher, createWebhooksRouter, loadWebhookConfig } from '@skip
 import { createGatewayService } from '@skiptrace/gateway';
 import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, loadConfig, type Logger } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createHttpServer,
+  createLogger,
+  createShutdown,
+  finishApp,
+  loadConfig,
+  type Logger,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { createWorkerService } from '@skiptrace/worker';
 import express from 'express';
@@ -65,7 +72,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   });
   shutdown.add('auth', () => auth.close());
   // The console's public OAuth client, and its build (made now when missing or stale).
-  await auth.ensureConsoleClient({ redirectUris: [`${env.publicUrl}/console/callback`] });
+  await auth.ensureConsoleClient({ consoleUrl: `${env.publicUrl}/console` });
   const consoleBuild = await ensureConsoleBuilt({ log: (msg) => log.info(msg) });
   if (consoleBuild.built) log.info({ ms: consoleBuild.ms }, 'console built');
   const demoBatchFile = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
@@ -131,6 +138,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   app.disable('x-powered-by');
   app.use(gateway);
   app.use(auth.app);
+  finishApp(app, gateway, auth.app);
 
   return {
     app,
@@ -148,7 +156,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
         await batchWorker.stop();
         await dispatcher.stop();
       });
-      const listening = createServer(app);
+      const listening = createHttpServer(app, { logger: log });
       await new Promise<void>((resolve) => listening.listen(env.PORT, resolve));
       shutdown.add('http', async () => {
         health.drain();

@@ -1,10 +1,18 @@
 // Composition root of a skip-trace worker process. Scale by running more of them:
 // they share the queues (competing consumers) and the store.
-import { createServer } from 'node:http';
 import { batchesConfigFromEnv, startBatchWorker } from '@skiptrace/batches';
 import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createHttpServer,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  finishApp,
+  inputBoundary,
+  loadConfig,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import express from 'express';
 import { workerEnvSchema } from './config.ts';
@@ -41,8 +49,10 @@ health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');
 });
 const app = express();
+app.use(inputBoundary());
 app.use(health.router());
-const server = createServer(app).listen(env.PORT);
+finishApp(app);
+const server = createHttpServer(app, { logger }).listen(env.PORT);
 
 await worker.start();
 const batchWorker = await startBatchWorker({

@@ -9,16 +9,16 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { CONTACT_COLUMNS, demoQueryFor, generateContacts } from '@skiptrace/matching';
 import type { ContactRow } from '@skiptrace/matching';
+import { csvCell, csvPhoneCell } from '@skiptrace/runtime';
 import type { Command } from '../command.ts';
 import { optionalString, UsageError, type Values } from '../command.ts';
 
 /** Characters handed to the output per write. */
 const CHUNK_CHARS = 64 * 1024;
 
-function csvField(value: string | null): string {
-  if (value === null) return '';
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
+/** Phone columns keep their E.164 `+`; every other cell is neutralised as in exports. */
+const csvField = (column: string, value: string | null): string =>
+  /^phone_\d+$/.test(column) ? csvPhoneCell(value) : csvCell(value);
 
 function integerFlag(values: Values, name: string, fallback: number, min: number): number {
   const raw = optionalString(values, name);
@@ -33,7 +33,7 @@ function integerFlag(values: Values, name: string, fallback: number, min: number
 async function writeCsv(out: Writable, rows: Iterable<ContactRow>): Promise<void> {
   let chunk = `${CONTACT_COLUMNS.join(',')}\n`;
   for (const row of rows) {
-    chunk += `${CONTACT_COLUMNS.map((column) => csvField(row[column])).join(',')}\n`;
+    chunk += `${CONTACT_COLUMNS.map((column) => csvField(column, row[column])).join(',')}\n`;
     if (chunk.length >= CHUNK_CHARS) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';
