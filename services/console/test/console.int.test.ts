@@ -158,13 +158,18 @@ describe('web console', () => {
   it('traces one property and shows each person with confidence, reasons and phone flags', async () => {
     const q = demoQueryFor([...generateContacts({ rows: 1, seed: 42 })][0]!);
     await page.getByRole('link', { name: 'Trace one property' }).click();
-    await page.getByLabel('Street address').fill(q.street_address);
-    await page.getByLabel('City').fill(q.city);
-    await page.getByLabel('State').fill(q.state);
-    await page.getByLabel('ZIP code').fill(q.zip_code);
-    await page.getByLabel('First name').fill(q.first_name);
-    await page.getByLabel('Last name').fill(q.last_name);
-    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    // Keyboard only: type into each field, Tab to the next, Enter submits.
+    await page.getByLabel('Street address').focus();
+    for (const value of [q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name]) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    await expect(page.getByLabel('ZIP code').inputValue()).resolves.toBe(q.zip_code);
+    const traceButton = page.getByRole('button', { name: 'Trace', exact: true });
+    await expect(
+      traceButton.evaluate((el) => (el as unknown as { matches(s: string): boolean }).matches(':focus')),
+    ).resolves.toBe(true);
+    await page.keyboard.press('Enter');
     const person = page.getByRole('article').first();
     await person.waitFor();
     await expect(person.getByRole('meter', { name: 'Confidence' }).isVisible()).resolves.toBe(true);
