@@ -9,3 +9,4 @@ export * from './metrics.ts';
 export * from './tracing.ts';
 export * from './http-observe.ts';
 export * from './route.ts';
+export * from './observability.ts';

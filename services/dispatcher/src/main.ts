@@ -6,7 +6,17 @@ import express from 'express';
 import { z } from 'zod';
 import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { loadWebhookConfig } from './config.ts';
 import { createDispatcher } from './dispatcher.ts';
@@ -32,6 +42,8 @@ const config = loadWebhookConfig();
 const logger = createLogger({ name: 'dispatcher', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger, config.timeoutMs + 5_000);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'dispatcher', logger, shutdown });
 
 const db = createDatabase({
   databaseUrl: env.DATABASE_URL,
@@ -45,13 +57,14 @@ shutdown.add('key-value', () => kv.close());
 const bus = await createBus({ amqpUrl: env.AMQP_URL, logger });
 shutdown.add('bus', () => bus.close());
 
-const health = createHealth();
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
 health.register('key-value', () => kv.ping());
 health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');
 });
 const app = express();
+app.use(observeHttp());
 app.use(health.router());
 const server = createServer(app).listen(env.PORT);
 

@@ -9,7 +9,16 @@ import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
 import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  startObservability,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { gatewayEnvSchema } from './config.ts';
 import { createGatewayService } from './gateway.service.ts';
@@ -18,6 +27,8 @@ const env = loadConfig(gatewayEnvSchema);
 const logger = createLogger({ name: 'gateway', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'gateway', logger, shutdown });
 
 const db = createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: join(env.SKIPTRACE_DATA_DIR, 'pglite'), logger });
 shutdown.add('database', () => db.close());
@@ -27,7 +38,7 @@ shutdown.add('bus', () => bus.close());
 const kv = createKeyValue({ redisUrl: env.REDIS_URL, logger });
 shutdown.add('kv', () => kv.close());
 
-const health = createHealth();
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
 health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');

@@ -12,7 +12,17 @@ import { createDispatcher, createWebhooksRouter, loadWebhookConfig } from '@skip
 import { createGatewayService } from '@skiptrace/gateway';
 import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, loadConfig, type Logger } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  setMetricsEnabled,
+  type Logger,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { createWorkerService } from '@skiptrace/worker';
 import express from 'express';
@@ -50,7 +60,9 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
   shutdown.add('bus', () => bus.close());
 
-  const health = createHealth();
+  const observability = loadConfig(observabilityEnvSchema, envInput);
+  setMetricsEnabled(observability.METRICS_ENABLED);
+  const health = createHealth({ metrics: metricsOptionsFrom(observability) });
   health.register('database', () => db.ping());
   health.register('broker', () => {
     if (!bus.isReady()) throw new Error('broker disconnected');
@@ -129,6 +141,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   });
   const app = express();
   app.disable('x-powered-by');
+  app.use(observeHttp());
   app.use(gateway);
   app.use(auth.app);
 

@@ -4,7 +4,17 @@ import { createServer } from 'node:http';
 import { batchesConfigFromEnv, startBatchWorker } from '@skiptrace/batches';
 import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
 import { createBus } from '@skiptrace/messaging';
-import { createHealth, createLogger, createShutdown, exitOnSignals, loadConfig } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
+} from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import express from 'express';
 import { workerEnvSchema } from './config.ts';
@@ -14,6 +24,8 @@ const env = loadConfig(workerEnvSchema);
 const logger = createLogger({ name: 'worker', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'worker', logger, shutdown });
 
 const db = createDatabase({ databaseUrl: env.DATABASE_URL, logger });
 shutdown.add('database', () => db.close());
@@ -35,12 +47,13 @@ const sweep = createRecoverySweep(db, bus, logger, {
   batchSize: 500,
 });
 
-const health = createHealth();
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
 health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');
 });
 const app = express();
+app.use(observeHttp());
 app.use(health.router());
 const server = createServer(app).listen(env.PORT);
 
