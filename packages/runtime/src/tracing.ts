@@ -21,7 +21,9 @@ import type { Logger } from 'pino';
 export { SpanKind } from '@opentelemetry/api';
 export type { Span } from '@opentelemetry/api';
 
-const tracer = () => trace.getTracer('skiptrace');
+// A proxy: it delegates to the SDK's tracer once one is registered, a no-op until then.
+const skiptraceTracer = trace.getTracer('skiptrace');
+const tracer = () => skiptraceTracer;
 
 export interface SpanOptions {
   kind?: SpanKind;
