@@ -21,6 +21,8 @@
  * --engine fake: the batch API and chunk worker in this process with the tests'
  * deterministic fake engine, no contacts and no probes: the pipeline alone.
  *
+ * Before the batches it times the production engine tracing one property at a time right
+ * after the import (the lookup p50/p99 of the sync path without HTTP and broker).
  * Prints, per batch and stage (upload, trace, export), the time and the CPU µs per row of
  * each process group (node: the system under test; postgres: this database's backends
  * plus the server's checkpointer, background and WAL writers; rabbitmq; bench: this
@@ -42,13 +44,14 @@ import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matc
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import {
   buildApp,
+  createContactTraceEngine,
   createPostgresDatabase,
   createRabbitBus,
   fakeEngine,
   silentLogger,
   startBatchWorker,
 } from '../../packages/batches/test/bench-system.ts';
-import { cpuPerRequest, cpuSnapshot, pidsOf, sampleRss, type CpuSnapshot, type PidGroups } from './cpu-time.ts';
+import { pidsOf, sampleProcesses, type PidGroups } from './cpu-time.ts';
 
 const { values } = parseArgs({
   options: {
@@ -200,6 +203,23 @@ try {
     );
   }
 
+  // Lookup latency right after the import: the production engine tracing one property at a
+  // time (standardise, candidate lookup with suppression flags, ranking), 2,000 probes.
+  let lookup: { p50ms: number; p99ms: number } | undefined;
+  if (contacts > 0) {
+    const engine = createContactTraceEngine(db);
+    const times: number[] = [];
+    for (let i = 0; i < 2200; i++) {
+      const t = performance.now();
+      await engine.trace(JSON.parse(bodies[i % bodies.length]!));
+      if (i >= 200) times.push(performance.now() - t); // the first 200 warm up
+    }
+    times.sort((a, b) => a - b);
+    const ms = (q: number) => Math.round(quantile(times, q) * 1000) / 1000;
+    lookup = { p50ms: ms(0.5), p99ms: ms(0.99) };
+    console.log(`one-property trace after the import: p50 ${lookup.p50ms} ms, p99 ${lookup.p99ms} ms`);
+  }
+
   const files: string[] = [];
   for (let b = 0; b < batches; b++) {
     files.push(join(dir, `batch-${b}.csv`));
@@ -297,21 +317,33 @@ try {
     rabbitmq: () => pidsOf('beam.smp'),
     ...(engine === 'real' ? { bench: () => [process.pid] } : {}),
   };
-  const perRow = (a: CpuSnapshot, b: CpuSnapshot) =>
-    Object.fromEntries(Object.entries(cpuPerRequest(a, b, rows)).map(([k, ms]) => [k, Math.round(ms * 1000)]));
+  /** CPU µs per batch row of each group between two readings of the sampler. */
+  const perRow = (a: Record<string, number>, b: Record<string, number>) => {
+    const out: Record<string, number> = {};
+    for (const name of Object.keys(b)) out[name] = Math.round(((b[name]! - (a[name] ?? 0)) * 1000) / rows);
+    out.total = Object.values(out).reduce((sum, us) => sum + us, 0);
+    return out;
+  };
 
   const results = [];
   for (let b = 0; b < batches; b++) {
     const headers = await newToken(`bench-batch-${b}`);
+    // The same probes with no batch running, just before: the reference for the figures below.
+    let syncIdle: Awaited<ReturnType<ReturnType<typeof startProbes>['stop']>> | undefined;
+    if (engine === 'real') {
+      const idle = startProbes(headers.authorization!.slice(7), bodies, probeRate);
+      await new Promise((r) => setTimeout(r, 10_000));
+      syncIdle = await idle.stop();
+    }
+    const sampler = sampleProcesses(groups);
+    const c0 = await sampler.cpuMs();
     const probes = engine === 'real' ? startProbes(headers.authorization!.slice(7), bodies, probeRate) : undefined;
-    const rss = sampleRss(groups);
-    const c0 = await cpuSnapshot(groups);
     const t0 = performance.now();
     const up = await call('POST', BASE, { ...headers, 'content-type': 'text/csv' }, createReadStream(files[b]!));
     const accepted = JSON.parse(await text(up)) as { id: string };
     if (up.statusCode !== 202) throw new Error(`upload answered ${up.statusCode}: ${JSON.stringify(accepted)}`);
     const t1 = performance.now();
-    const c1 = await cpuSnapshot(groups);
+    const c1 = await sampler.cpuMs();
     let summary: Record<string, number | string>;
     for (;;) {
       summary = JSON.parse(await text(await call('GET', `${BASE}/${accepted.id}`, headers))) as typeof summary;
@@ -320,16 +352,16 @@ try {
       await new Promise((r) => setTimeout(r, 200));
     }
     const t2 = performance.now();
-    const c2 = await cpuSnapshot(groups);
+    const c2 = await sampler.cpuMs();
     const ex = await call('GET', `${BASE}/${accepted.id}/results`, { ...headers, accept: 'text/csv' });
     let lines = 0;
     for await (const chunk of ex as AsyncIterable<Buffer>) {
       for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
     }
     const t3 = performance.now();
-    const c3 = await cpuSnapshot(groups);
+    const c3 = await sampler.cpuMs();
     const sync = await probes?.stop();
-    const peakRssMiB = rss.stop();
+    const peakRssMiB = sampler.stop();
     if (lines !== rows + 1) throw new Error(`export had ${lines} lines, expected ${rows + 1}`);
     const s = (ms: number) => Math.round(ms / 100) / 10;
     const processed = Number(summary.processed);
@@ -348,7 +380,7 @@ try {
         rejected: summary.rejected,
         reused: summary.reused,
       },
-      ...(sync ? { syncWhileRunning: { rate: probeRate, ...sync } } : {}),
+      ...(sync ? { syncWhileRunning: { rate: probeRate, ...sync }, syncIdleJustBefore: syncIdle } : {}),
     });
   }
   console.log(
@@ -358,6 +390,7 @@ try {
         engine,
         contacts,
         importRowsPerSec: importSeconds > 0 ? Math.round(contacts / importSeconds) : undefined,
+        lookupAfterImport: lookup,
         rows,
         chunk: Number(values.chunk),
         window: Number(values.window),

@@ -71,36 +71,52 @@ function processRssMiB(pid: number): number {
 }
 
 /**
- * Samples the resident set size of every process of each group every `intervalMs` and
- * keeps, per group, the largest one seen in a single process (the limit is per process).
- * PostgreSQL backends count the shared buffers they touched, as `ps` shows them.
+ * Samples every process of each group every `intervalMs`: keeps, per group, the largest
+ * resident set seen in a single process (the limit is per process; PostgreSQL backends
+ * count the shared buffers they touched, as `ps` shows them), and adds up CPU time as it
+ * is used. Unlike two snapshots, the running sum keeps the CPU of processes that exit in
+ * between (a pool closing idle PostgreSQL connections and opening new ones), less at most
+ * one interval each. Process lists (a query for PostgreSQL) are refreshed every second.
  */
-export function sampleRss(groups: PidGroups, intervalMs = 250) {
+export function sampleProcesses(groups: PidGroups, intervalMs = 250) {
   const peak: Record<string, number> = {};
+  const used: Record<string, number> = Object.fromEntries(Object.keys(groups).map((name) => [name, 0]));
+  const last = new Map<number, number>();
   let pids: Record<string, number[]> = {};
   let refreshed = 0;
-  let busy = false;
-  const tick = async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      // Process lists (a query for PostgreSQL) are refreshed every 2 s, sizes read every tick.
-      if (Date.now() - refreshed > 2000) {
-        const next: Record<string, number[]> = {};
-        for (const [name, list] of Object.entries(groups)) next[name] = await list();
-        pids = next;
-        refreshed = Date.now();
-      }
-      for (const [name, list] of Object.entries(pids)) {
-        for (const pid of list) peak[name] = Math.max(peak[name] ?? 0, processRssMiB(pid));
-      }
-    } finally {
-      busy = false;
+  let first = true;
+  let ticking: Promise<void> | undefined;
+  const sample = async () => {
+    if (Date.now() - refreshed > 1000) {
+      const next: Record<string, number[]> = {};
+      for (const [name, list] of Object.entries(groups)) next[name] = await list();
+      pids = next;
+      refreshed = Date.now();
     }
+    for (const [name, list] of Object.entries(pids)) {
+      for (const pid of list) {
+        peak[name] = Math.max(peak[name] ?? 0, processRssMiB(pid));
+        const cpu = processCpuMs(pid);
+        // A process alive at the first sample counts from there; one started later counts whole.
+        const before = last.get(pid) ?? (first ? cpu : 0);
+        if (cpu > 0) {
+          used[name]! += Math.max(0, cpu - before);
+          last.set(pid, cpu);
+        }
+      }
+    }
+    first = false;
   };
+  const tick = () => (ticking ??= sample().finally(() => (ticking = undefined)));
   const timer = setInterval(() => void tick().catch(() => undefined), intervalMs);
   void tick().catch(() => undefined);
   return {
+    /** CPU ms used by each group since sampling began (samples once more first). */
+    async cpuMs(): Promise<Record<string, number>> {
+      await ticking?.catch(() => undefined);
+      await tick().catch(() => undefined);
+      return { ...used };
+    },
     /** Stops sampling; returns the peak MiB per group, rounded. */
     stop(): Record<string, number> {
       clearInterval(timer);

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { batchCommand } from '@skiptrace/cli';
+import { commands, runCli } from '@skiptrace/cli';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
 
@@ -113,7 +113,7 @@ describe('one-process system', () => {
     expect(lines[4]).toMatch(/state/);
   });
 
-  it('the CLI submits a CSV as a batch, waits for it and downloads the export', async () => {
+  it('the CLI submits a CSV as a batch, follows it, lists, downloads, cancels and reports HTTP errors in one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skiptrace-cli-'));
     const rows = [...generateContacts({ rows: 4, seed: 42 })].map((r) => demoQueryFor(r));
     const input = join(dir, 'leads.csv');
@@ -129,18 +129,39 @@ describe('one-process system', () => {
     const stdout: string[] = [];
     const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (stdout.push(String(chunk)), true));
     const err = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const errors: string[] = [];
+    const cli = (...argv: string[]) =>
+      runCli(argv, commands, { stdout: process.stdout, stderr: { write: (t: string) => errors.push(t) }, env: {} });
     try {
-      const auth = ['--api', base, '--token', token];
-      expect(await batchCommand.run(['submit', input, '--wait', ...auth])).toBe(0);
+      const tokenFile = join(dir, 'token');
+      await writeFile(tokenFile, `${token}\n`);
+      const auth = ['--api', base, '--token-file', tokenFile];
+      expect(await cli('batch', 'submit', input, '--wait', ...auth)).toBe(0);
       const summary = JSON.parse(stdout.at(-1)!) as { id: string; status: string; total: number; processed: number };
       expect(summary).toMatchObject({ status: 'completed', total: 4, processed: 4 });
+      // --api takes the API base as well as the server base.
+      expect(await cli('batch', 'status', summary.id, '--api', `${base}/api/v1/`, '--token', token)).toBe(0);
+      expect(JSON.parse(stdout.at(-1)!)).toMatchObject({
+        id: summary.id,
+        status: 'completed',
+        rate: expect.any(Number),
+      });
+      expect(await cli('batch', 'list', '--json', ...auth)).toBe(0);
+      expect(stdout.some((line) => line.includes(`"id":"${summary.id}"`))).toBe(true);
       const output = join(dir, 'results.csv');
-      expect(await batchCommand.run(['download', summary.id, '--out', output, ...auth])).toBe(0);
+      expect(await cli('batch', 'download', summary.id, '--out', output, ...auth)).toBe(0);
       const lines = (await readFile(output, 'utf8')).trim().split('\n');
       expect(lines).toHaveLength(5);
       expect(lines[0]).toMatch(/^street_address,city,state,zip_code,/);
       expect(lines.slice(1).every((line) => /\+1\d{3}55501\d\d/.test(line))).toBe(true);
-      await expect(batchCommand.run(['submit', input, '--api', base])).rejects.toThrow(/bearer token/);
+      // HTTP errors: one line with the status and the API's message.
+      expect(await cli('batch', 'cancel', summary.id, ...auth)).toBe(1);
+      expect(errors.at(-1)).toBe(`skiptrace batch cancel: HTTP 409: batch is completed; only ?purge=true removes it\n`);
+      expect(await cli('batch', 'status', '999999', ...auth)).toBe(1);
+      expect(errors.at(-1)).toBe('skiptrace batch status: HTTP 404: batch not found\n');
+      expect(await cli('batch', 'cancel', summary.id, '--purge', ...auth)).toBe(0);
+      expect(await cli('batch', 'submit', input, '--api', base)).toBe(2);
+      expect(errors.at(-1)).toMatch(/^skiptrace batch submit: a bearer token is required/);
     } finally {
       out.mockRestore();
       err.mockRestore();

@@ -3,11 +3,12 @@
  * itself (the gateway mounts this router before its JSON parser for that path).
  */
 import { createHash } from 'node:crypto';
-import { PassThrough, Transform } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { batchesApi, Int64String, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
-import { ApiError, mountRoute, notFound, setBatchCountsSource, type Logger } from '@skiptrace/runtime';
+import { ApiError, charsetOf, mountRoute, notFound, setBatchCountsSource, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { parseColumnMap } from './columns.ts';
@@ -38,6 +39,32 @@ function formatOf(req: Request): Format {
     'unsupported_media_type',
     'Content-Type must be text/csv, application/x-ndjson or application/json (an array of Property objects)',
   );
+}
+
+/**
+ * The upload as sent before its Content-Encoding (gzip, deflate, br; the gateway's input
+ * boundary refuses others with 415). A body that is not what its coding says fails the
+ * upload with 400 (zlib's error, answered by the error middleware); the row and row-size
+ * limits bound what a small compressed body can expand to.
+ */
+const INFLATE = new Map([
+  ['gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
+
+function decompressed(body: Readable, coding: string | undefined): Readable {
+  const name = coding?.trim().toLowerCase();
+  if (!name || name === 'identity') return body;
+  const make = INFLATE.get(name);
+  if (!make) throw new ApiError('unsupported_media_type', `Content-Encoding "${name.slice(0, 40)}" is not supported`);
+  // Started when the reader starts: a zlib error before then would have no listener.
+  async function* inflate(): AsyncGenerator<Buffer> {
+    const stream = make!();
+    body.on('error', (err) => stream.destroy(err));
+    yield* body.pipe(stream) as AsyncIterable<Buffer>;
+  }
+  return Readable.from(inflate(), { objectMode: false });
 }
 
 const encodeCursor = (id: string) => Buffer.from(`batch:${id}`).toString('base64url');
@@ -144,7 +171,15 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
         if (await replay(req, res, key, hash)) return;
         throw new ApiError('conflict', 'the batch this Idempotency-Key created no longer exists');
       }
-      const result = await ingest({ db, accountId: account(req), format, body: tap, map, config });
+      const result = await ingest({
+        db,
+        accountId: account(req),
+        format,
+        body: decompressed(tap, req.get('content-encoding')),
+        map,
+        charset: charsetOf(req.get('content-type')),
+        config,
+      });
       const hash = hasher.digest('hex');
       if (key) {
         const { rowCount } = await db.query(

@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import type { TraceResult } from '@skiptrace/contracts';
 import type { PropertyColumns } from '@skiptrace/core';
+import { csvCell, csvPhoneCell } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 
 export const PHONE_COLUMNS = 5;
@@ -118,39 +119,64 @@ async function* renderPages<T extends { row_number: number }>(
   }
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
-export function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** Fields of one phone group: the phone, then the person it belongs to. */
+const PHONE_GROUP = ['', '_type', '_dnc', '_litigator', '_first_name', '_last_name', '_emails'] as const;
+/** Prefix added (again, while needed) to every export column when one would repeat an input column. */
+export const COLLISION_PREFIX = 'result_';
+
+/**
+ * The export's own columns: PHONE_COLUMNS phone groups (number, type, DNC, litigator and the
+ * matched person's first name, last name and emails), then confidence, status and error.
+ * If any of them equals an input column (case-insensitively), all of them get the
+ * `result_` prefix — repeated until none does — so the header never names a column twice
+ * and the export's columns stay recognisable by one shared prefix.
+ */
+export function exportColumns(inputColumns: readonly string[]): string[] {
+  const own: string[] = [];
+  for (let i = 1; i <= PHONE_COLUMNS; i++) for (const field of PHONE_GROUP) own.push(`phone_${i}${field}`);
+  own.push('confidence', 'status', 'error');
+  const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
+  let prefix = '';
+  while (own.some((c) => taken.has(`${prefix}${c}`.toLowerCase()))) prefix += COLLISION_PREFIX;
+  return own.map((c) => `${prefix}${c}`);
 }
 
 export function csvHeader(columns: readonly string[]): string {
-  const phones: string[] = [];
-  for (let i = 1; i <= PHONE_COLUMNS; i++)
-    phones.push(`phone_${i}`, `phone_${i}_type`, `phone_${i}_dnc`, `phone_${i}_litigator`);
-  return `${[...columns, ...phones, 'confidence', 'status', 'error'].map(csvCell).join(',')}\n`;
+  return `${[...columns, ...exportColumns(columns)].map(csvCell).join(',')}\n`;
 }
 
-/** Input columns as uploaded, then the phones of the matches (best first), confidence, status, error. */
+/**
+ * Input columns as uploaded, then the phones of the matches (best person first, each
+ * person's phones in order), each beside its person's name and emails; confidence, status, error.
+ * Every cell goes through the neutralising encoder (`csvCell`: text a spreadsheet would run
+ * as a formula is quoted), the system's E.164 phone numbers through `csvPhoneCell`.
+ */
 export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
-  const cells: unknown[] = [];
+  const cells: string[] = [];
   const input = entry.kind === 'traced' ? entry.row.input : entry.row.raw;
-  if (Array.isArray(input)) for (let i = 0; i < width; i++) cells.push(input[i]);
+  if (Array.isArray(input)) for (let i = 0; i < width; i++) cells.push(csvCell(input[i]));
   else {
     // An unparseable line (kept as text) goes into the first column.
-    cells.push(input);
+    cells.push(csvCell(input));
     for (let i = 1; i < width; i++) cells.push('');
   }
   const results = entry.kind === 'traced' ? entry.row.results : [];
-  const phones = results.flatMap((r) => r.phones).slice(0, PHONE_COLUMNS);
-  for (let i = 0; i < PHONE_COLUMNS; i++) {
-    const p = phones[i];
-    cells.push(p?.number, p?.type, p?.dnc, p?.litigator);
+  let group = 0;
+  people: for (const person of results) {
+    const emails = csvCell(person.emails.join('; '));
+    const first = csvCell(person.first_name);
+    const last = csvCell(person.last_name);
+    for (const p of person.phones) {
+      if (group === PHONE_COLUMNS) break people;
+      cells.push(csvPhoneCell(p.number), csvCell(p.type), csvCell(p.dnc), csvCell(p.litigator), first, last, emails);
+      group++;
+    }
   }
-  if (entry.kind === 'traced') cells.push(results[0]?.confidence, entry.row.status, entry.row.error);
-  else cells.push(undefined, 'rejected', entry.row.reason);
-  return `${cells.map(csvCell).join(',')}\n`;
+  for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push('');
+  if (entry.kind === 'traced') {
+    cells.push(csvCell(results[0]?.confidence), csvCell(entry.row.status), csvCell(entry.row.error));
+  } else cells.push('', 'rejected', csvCell(entry.row.reason));
+  return `${cells.join(',')}\n`;
 }
 
 /** One PropertyResponse per traced row plus its `row`; rejected rows as {row, status: 'rejected', error, input}. */

@@ -7,7 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Property } from '@skiptrace/contracts';
-import { ApiError } from '@skiptrace/runtime';
+import { ApiError, checkJsonText, storableText, textProblem } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
 import type { BatchesConfig } from './config.ts';
@@ -36,6 +36,8 @@ export interface IngestInput {
   format: Format;
   body: Readable;
   map: ColumnMap;
+  /** Declared charset of the body (Content-Type), if any. */
+  charset?: string;
   config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes'>;
 }
 
@@ -49,9 +51,18 @@ export interface IngestResult {
 type Validated = { property: Property } | { reason: string };
 
 /** Builds the Property a row feeds and validates it; the reason names every bad field. */
-export function validateRow(cells: readonly unknown[], resolution: Resolution): Validated {
+export function validateRow(
+  cells: readonly unknown[],
+  resolution: Resolution,
+  columns: readonly string[] = [],
+): Validated {
   const candidate: Record<string, string> = {};
   const problems: string[] = [];
+  // Text PostgreSQL cannot store (NUL) or no address holds: the row is refused, naming the column.
+  for (let i = 0; i < cells.length; i++) {
+    const problem = cellProblem(cells[i]);
+    if (problem) return { reason: `column ${JSON.stringify(storableText(columns[i] ?? String(i + 1)))} ${problem}` };
+  }
   for (const field of FIELDS) {
     const i = resolution[field];
     const value = i >= 0 ? cells[i] : undefined;
@@ -98,10 +109,10 @@ export async function deleteBatchData(db: Database, batchId: string): Promise<vo
 }
 
 export async function ingest(input: IngestInput): Promise<IngestResult> {
-  const { db, accountId, format, body, map, config } = input;
+  const { db, accountId, format, body, map, config, charset } = input;
   const batchId = await createReceivingBatch(db, accountId, format);
   try {
-    const source = sourceFor(format, body, config.maxRowBytes);
+    const source = sourceFor(format, body, config.maxRowBytes, charset);
     let accepted: unknown[][] = [];
     let rejected: unknown[][] = [];
     let acceptedCount = 0;
@@ -125,7 +136,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
         throw new ApiError('payload_too_large', `a batch holds at most ${config.maxRows} rows; nothing was stored`);
       }
       if ('invalid' in item) {
-        rejected.push([batchId, row, item.invalid, JSON.stringify(item.text.slice(0, RAW_TEXT_LIMIT))]);
+        rejected.push([batchId, row, item.invalid, JSON.stringify(storableText(item.text.slice(0, RAW_TEXT_LIMIT)))]);
         rejectedCount++;
       } else {
         if (source.columns.length !== resolvedWidth) {
@@ -133,7 +144,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
           resolvedWidth = source.columns.length;
           if (format === 'csv') assertMapped(map, resolution);
         }
-        const result = validateRow(item.cells, resolution!);
+        const result = validateRow(item.cells, resolution!, source.columns);
         if ('property' in result) {
           const p = result.property;
           accepted.push([
@@ -150,7 +161,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
           ]);
           acceptedCount++;
         } else {
-          rejected.push([batchId, row, result.reason, item.cells]);
+          rejected.push([batchId, row, result.reason, storableCells(item.cells)]);
           rejectedCount++;
         }
       }
@@ -163,7 +174,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     await analyzeAfterLoad(db, 'batch_rejects', rejectedCount);
     await db.query(`UPDATE batches SET columns = $2::jsonb, total = $3, rejected = $4 WHERE id = $1`, [
       batchId,
-      JSON.stringify(source.columns),
+      JSON.stringify(source.columns.map(storableText)),
       row,
       rejectedCount,
     ]);
@@ -172,6 +183,24 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     await deleteBatchData(db, batchId);
     throw err;
   }
+}
+
+function cellProblem(cell: unknown): string | undefined {
+  if (typeof cell === 'string') return textProblem(cell);
+  if (cell === null || typeof cell !== 'object') return undefined;
+  try {
+    checkJsonText(cell, 'value');
+    return undefined;
+  } catch (err) {
+    return (err as Error).message.replace(/^value\S* /, '');
+  }
+}
+
+/** A refused row's cells as they can be stored for the reject report. */
+function storableCells(cells: readonly unknown[]): unknown[] {
+  return cells.map((cell) =>
+    typeof cell === 'string' ? storableText(cell) : cellProblem(cell) ? storableText(JSON.stringify(cell)) : cell,
+  );
 }
 
 function assertMapped(map: ColumnMap, resolution: Resolution): void {

@@ -4,10 +4,9 @@
  * (at most maxRowBytes) plus the stream buffers. Values are laid out by column index in a
  * shared, growing `columns` list (CSV: the header; JSON: keys in order of first appearance).
  */
-import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import { parse } from 'csv-parse';
-import { ApiError } from '@skiptrace/runtime';
+import { Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { ApiError, decodeText, storableText } from '@skiptrace/runtime';
 
 export type SourceItem = { cells: unknown[] } | { invalid: string; text: string };
 
@@ -38,14 +37,10 @@ function objectCells(value: unknown, columns: string[], index: Map<string, numbe
   return { cells };
 }
 
-async function* decode(stream: Readable): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  for await (const chunk of stream) yield typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
-  const rest = decoder.end();
-  if (rest) yield rest;
-}
+const decode = (stream: Readable, charset: string | undefined) =>
+  decodeText(stream as AsyncIterable<Uint8Array>, { charset, what: 'the upload' });
 
-export function csvSource(stream: Readable, maxRowBytes: number): RecordSource {
+export function csvSource(stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
   const columns: string[] = [];
   const parser = parse({
     bom: true,
@@ -53,7 +48,9 @@ export function csvSource(stream: Readable, maxRowBytes: number): RecordSource {
     relax_column_count: true,
     max_record_size: maxRowBytes,
   });
-  stream.pipe(parser);
+  const text = Readable.from(decode(stream, charset), { objectMode: false });
+  text.on('error', (err) => parser.destroy(err));
+  text.pipe(parser);
   async function* items(): AsyncGenerator<SourceItem> {
     let header = true;
     try {
@@ -66,18 +63,20 @@ export function csvSource(stream: Readable, maxRowBytes: number): RecordSource {
         yield { cells: record };
       }
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code === 'CSV_MAX_RECORD_SIZE') throw tooLong(maxRowBytes);
-      if (code?.startsWith('CSV_')) throw new ApiError('validation_failed', `malformed CSV: ${(err as Error).message}`);
+      if (err instanceof CsvError) {
+        if (err.code === 'CSV_MAX_RECORD_SIZE') throw tooLong(maxRowBytes);
+        throw new ApiError('validation_failed', `malformed CSV: ${storableText(err.message)}`);
+      }
       throw err;
     } finally {
-      stream.unpipe(parser);
+      text.unpipe(parser);
+      text.destroy();
     }
   }
   return { columns, items: items() };
 }
 
-export function ndjsonSource(stream: Readable, maxRowBytes: number): RecordSource {
+export function ndjsonSource(stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
   const columns: string[] = [];
   const index = new Map<string, number>();
   function item(line: string): SourceItem | undefined {
@@ -91,7 +90,7 @@ export function ndjsonSource(stream: Readable, maxRowBytes: number): RecordSourc
   }
   async function* items(): AsyncGenerator<SourceItem> {
     let buffer = '';
-    for await (const text of decode(stream)) {
+    for await (const text of decode(stream, charset)) {
       buffer += text;
       let start = 0;
       for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n', start)) {
@@ -112,7 +111,7 @@ export function ndjsonSource(stream: Readable, maxRowBytes: number): RecordSourc
  * A JSON array of flat objects, read element by element: a small scanner tracks string
  * and nesting state and hands each complete top-level element to JSON.parse.
  */
-export function jsonArraySource(stream: Readable, maxRowBytes: number): RecordSource {
+export function jsonArraySource(stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
   const columns: string[] = [];
   const index = new Map<string, number>();
   const malformed = (why: string) => new ApiError('invalid_json', `body is not a JSON array: ${why}`);
@@ -126,7 +125,7 @@ export function jsonArraySource(stream: Readable, maxRowBytes: number): RecordSo
     let escaped = false;
     let element = '';
     let empty = true;
-    for await (const text of decode(stream)) {
+    for await (const text of decode(stream, charset)) {
       const done: string[] = [];
       let from = 0;
       for (let i = 0; i < text.length; i++) {
@@ -194,8 +193,8 @@ export function jsonArraySource(stream: Readable, maxRowBytes: number): RecordSo
   return { columns, items: items() };
 }
 
-export function sourceFor(format: Format, stream: Readable, maxRowBytes: number): RecordSource {
-  if (format === 'csv') return csvSource(stream, maxRowBytes);
-  if (format === 'ndjson') return ndjsonSource(stream, maxRowBytes);
-  return jsonArraySource(stream, maxRowBytes);
+export function sourceFor(format: Format, stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
+  if (format === 'csv') return csvSource(stream, maxRowBytes, charset);
+  if (format === 'ndjson') return ndjsonSource(stream, maxRowBytes, charset);
+  return jsonArraySource(stream, maxRowBytes, charset);
 }

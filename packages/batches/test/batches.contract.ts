@@ -3,6 +3,7 @@
  * and the real ones (PostgreSQL + RabbitMQ). Each case uploads through HTTP, lets a
  * worker trace the chunks with a fake engine, and checks what the API answers.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { deleteProperty } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
@@ -181,6 +182,52 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       await finished(other.body.id, 'acct-other');
       expect((await status(other.body.id, 'acct-other')).body.reused).toBe(0);
       expect(engine.traced).toBe(before + 1);
+    });
+
+    it('decodes a declared charset, UTF-16 without a BOM and gzip; refuses what it cannot decode or parse', async () => {
+      const csv = 'street_address,city,state,zip_code,first_name\n1 Main St,Austin,TX,78701,Jänet\n';
+      const send = (body: Buffer, type: string, headers: Record<string, string> = {}) =>
+        request(app).post(V1).set('Content-Type', type).set('X-Test-Account', 'acct-enc').set(headers).send(body);
+      const latin = await send(Buffer.from(csv, 'latin1'), 'text/csv; charset=iso-8859-1').expect(202);
+      const utf16 = await send(Buffer.from(csv, 'utf16le').swap16(), 'text/csv').expect(202);
+      const gzip = await send(gzipSync(csv), 'text/csv', { 'Content-Encoding': 'gzip' }).expect(202);
+      for (const id of [latin.body.id, utf16.body.id, gzip.body.id] as string[]) {
+        await finished(id, 'acct-enc');
+        const out = await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-enc');
+        expect(out.text).toContain('"first_name":"Jänet"');
+      }
+      const undecodable = await send(Buffer.from(csv, 'latin1'), 'text/csv');
+      expect(undecodable.status).toBe(400);
+      expect(undecodable.body.message).toContain('is not valid UTF-8');
+      const quote = await send(Buffer.from('street_address,city\n1 "Main" St,Austin\n'), 'text/csv');
+      expect(quote.status).toBe(400);
+      expect(quote.body).toMatchObject({ error: 1000, message: expect.stringContaining('malformed CSV') as unknown });
+      const notGzip = await send(Buffer.from(csv), 'text/csv', { 'Content-Encoding': 'gzip' });
+      expect(notGzip.status).toBe(400);
+      // A NUL (which PostgreSQL cannot store) refuses its row, naming the column; the rest is kept.
+      const nul = await send(Buffer.from(`${csv}2 Oak St,Austin,TX,78701,Ja\u0000net\n`), 'text/csv').expect(202);
+      expect(nul.body).toMatchObject({ accepted: 1, rejected: 1 });
+    });
+
+    it('exports caller-supplied cells a spreadsheet would run as formulas neutralised (OWASP CSV injection)', async () => {
+      const csv =
+        'street_address,city,state,zip_code,first_name,last_name,=cmd\n' +
+        '1 Main St,Austin,TX,78701,"=HYPERLINK(""http://evil.example"",""x"")",@SUM(A1),"+cmd|\' /C calc\'!A0"\n' +
+        '2 Oak St,Austin,TX,78701,-2+3,"\t=1",plain\n';
+      const res = await upload(csv, 'text/csv', 'acct-inject').expect(202);
+      await finished(res.body.id, 'acct-inject');
+      const out = await request(app)
+        .get(`${V1}/${res.body.id}/results?format=csv`)
+        .set('X-Test-Account', 'acct-inject');
+      const lines = out.text.split('\n');
+      expect(lines[0]!.startsWith('street_address,city,state,zip_code,first_name,last_name,"\'=cmd",phone_1,')).toBe(
+        true,
+      );
+      expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")","'@SUM(A1)","'+cmd|' /C calc'!A0"`);
+      expect(lines[2]).toContain(`"'-2+3","'\t=1",plain`);
+      // No cell starts with a formula character outside a neutralising quote, but for the
+      // system's own E.164 phone numbers (a + and digits only: a number, not a formula).
+      for (const line of lines) expect(line).not.toMatch(/(^|,)(?!\+\d+(,|$))[=+@\t\r-]/);
     });
 
     it('refuses bad requests: media type, map, over the row cap (413, nothing kept)', async () => {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import { parseColumnMap, resolveColumns } from '../src/columns.ts';
-import { csvLine, csvHeader } from '../src/export.ts';
+import { csvLine, csvHeader, exportColumns } from '../src/export.ts';
 import { validateRow } from '../src/ingest.ts';
 import { sourceFor, type Format, type SourceItem } from '../src/sources.ts';
 
@@ -94,22 +94,77 @@ describe('column mapping and row validation', () => {
 });
 
 describe('CSV export lines', () => {
-  it('keeps the input columns, then five phone groups, confidence, status and error', () => {
+  const person = (first: string, phones: string[], emails: string[] = []) => ({
+    first_name: first,
+    last_name: 'Roe',
+    confidence: 0.9,
+    reasons: [],
+    phones: phones.map((number) => ({ number, type: 'mobile' as const, dnc: false, litigator: number.endsWith('9') })),
+    emails,
+  });
+
+  it('keeps the input columns, then five phone groups with their person, confidence, status and error', () => {
     const header = csvHeader(['Address', 'Zip']).trim().split(',');
-    expect(header.slice(0, 6)).toEqual([
+    expect(header.slice(0, 9)).toEqual([
       'Address',
       'Zip',
       'phone_1',
       'phone_1_type',
       'phone_1_dnc',
       'phone_1_litigator',
+      'phone_1_first_name',
+      'phone_1_last_name',
+      'phone_1_emails',
     ]);
-    expect(header.slice(-4)).toEqual(['phone_5_litigator', 'confidence', 'status', 'error']);
-    expect(header).toHaveLength(2 + 20 + 3);
+    expect(header.slice(-4)).toEqual(['phone_5_emails', 'confidence', 'status', 'error']);
+    expect(header).toHaveLength(2 + 35 + 3);
     const line = csvLine(
       { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
       2,
     );
-    expect(line).toBe(`"1 ""A""",x,${','.repeat(20)},rejected,"zip_code: bad, really"\n`);
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(35)},rejected,"zip_code: bad, really"\n`);
+  });
+
+  it('puts each phone beside its own person, best person first, at most five', () => {
+    const results = [
+      person('Jane', ['+15125550101', '+15125550102'], ['jane@example.com', 'j.roe@example.com']),
+      person('John', ['+15125550103', '+15125550104', '+15125550105', '+15125550109']),
+    ];
+    const line = csvLine(
+      { kind: 'traced', row: { row_number: 1, status: 'completed', error: null, results, input: ['1 Main St'] } },
+      1,
+    );
+    const cells = line.trim().split(',');
+    expect(cells).toHaveLength(1 + 35 + 3);
+    expect(cells.slice(1, 8)).toEqual([
+      '+15125550101',
+      'mobile',
+      'false',
+      'false',
+      'Jane',
+      'Roe',
+      'jane@example.com; j.roe@example.com',
+    ]);
+    expect(cells.slice(15, 22)).toEqual(['+15125550103', 'mobile', 'false', 'false', 'John', 'Roe', '']);
+    expect(cells.slice(29, 36)).toEqual(['+15125550105', 'mobile', 'false', 'false', 'John', 'Roe', '']);
+    expect(line).not.toContain('+15125550109');
+    expect(cells.slice(-3)).toEqual(['0.9', 'completed', '']);
+  });
+
+  it("never repeats a caller's column: the export's columns take a shared prefix instead", () => {
+    const header = csvHeader(['street_address', 'Phone_1', 'status']).trim().split(',');
+    expect(new Set(header.map((h) => h.toLowerCase())).size).toBe(header.length);
+    expect(header.slice(0, 5)).toEqual([
+      'street_address',
+      'Phone_1',
+      'status',
+      'result_phone_1',
+      'result_phone_1_type',
+    ]);
+    expect(header.slice(-3)).toEqual(['result_confidence', 'result_status', 'result_error']);
+    // A caller who already has prefixed columns gets the prefix twice.
+    const twice = exportColumns(['phone_1', 'result_error']);
+    expect(twice[0]).toBe('result_result_phone_1');
+    expect(exportColumns(['Address']).at(-1)).toBe('error');
   });
 });

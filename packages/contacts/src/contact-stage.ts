@@ -100,7 +100,10 @@ export async function createContactStage(
 
   /** Moves a staged batch into contacts, skipping rows whose row_hash is stored. */
   async function insert(table: string): Promise<number> {
-    const statement = `INSERT INTO contacts (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM ${table} ON CONFLICT (row_hash) DO NOTHING`;
+    // Rows go in one global order (row_hash): two moves holding the same rows then wait
+    // for each other's uncommitted row in the same order and cannot deadlock. A deadlock
+    // with a direct COPY still in flight (file order) stays possible; the retry covers it.
+    const statement = `INSERT INTO contacts (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM ${table} ORDER BY row_hash ON CONFLICT (row_hash) DO NOTHING`;
     for (let attempt = 1; ; attempt++) {
       try {
         return (await db.query(statement)).rowCount;

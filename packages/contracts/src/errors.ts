@@ -16,6 +16,17 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The Idempotency-Key was used before with a different body',
   },
+  malformed_request: {
+    code: 1006,
+    status: 400,
+    meaning: 'The HTTP request itself is malformed (bad chunk, duplicate Content-Length, unknown method, bad header)',
+  },
+  request_timeout: {
+    code: 1007,
+    status: 408,
+    meaning: 'The request headers or body did not arrive in time; the connection is closed',
+  },
+  headers_too_large: { code: 1008, status: 431, meaning: 'The request headers are larger than the server accepts' },
   unauthorized: { code: 1100, status: 401, meaning: 'Missing, malformed, expired or unverifiable bearer token' },
   insufficient_scope: { code: 1101, status: 403, meaning: 'The token lacks the scope the operation needs' },
   not_found: { code: 1200, status: 404, meaning: 'No such resource for this account' },

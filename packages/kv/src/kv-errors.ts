@@ -1,11 +1,15 @@
+import { DependencyUnavailableError } from '@skiptrace/runtime';
 /**
  * Redis outages surface as KeyValueUnavailableError (HTTP 503 upstream); command errors
  * such as WRONGTYPE pass through unchanged. Argument checks shared by both adapters, so
  * they reject the same inputs the same way, live here too.
  */
 
-export class KeyValueUnavailableError extends Error {
+export class KeyValueUnavailableError extends DependencyUnavailableError {
   override name = 'KeyValueUnavailableError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('the key-value store', message, options);
+  }
 }
 
 /** Socket errno codes of a refused, reset or unreachable connection. */

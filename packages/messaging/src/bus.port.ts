@@ -1,3 +1,4 @@
+import { DependencyUnavailableError } from '@skiptrace/runtime';
 /**
  * The message-bus port. Two adapters implement it: RabbitMQ (amqplib) for production
  * and an in-process bus for the one-process mode. One behaviour suite runs against both.
@@ -99,6 +100,10 @@ export class RequestTimeoutError extends Error {
   override name = 'RequestTimeoutError';
 }
 
-export class BusUnavailableError extends Error {
+/** The broker cannot take or answer the message now: the API answers 503 with Retry-After. */
+export class BusUnavailableError extends DependencyUnavailableError {
   override name = 'BusUnavailableError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('the broker', message, options);
+  }
 }

@@ -11,8 +11,8 @@ export class ApiError extends Error {
   readonly code: number;
   readonly headers: Record<string, string>;
 
-  constructor(kind: ErrorName, message: string, headers: Record<string, string> = {}) {
-    super(message);
+  constructor(kind: ErrorName, message: string, headers: Record<string, string> = {}, options?: ErrorOptions) {
+    super(message, options);
     this.kind = kind;
     this.status = ERROR_CODES[kind].status;
     this.code = ERROR_CODES[kind].code;
@@ -21,6 +21,30 @@ export class ApiError extends Error {
 
   body(): ErrorBody {
     return { error: this.code, message: this.message };
+  }
+}
+
+/**
+ * An error of a dependency (database, broker, key-value store) that means "try again
+ * later", not "bug": it carries its own answer — 503, code 1503, `Retry-After` and a
+ * message naming the dependency without the internal detail, which stays in `message`
+ * for the log. Each adapter package subclasses it, so the error middleware needs no list.
+ */
+export class DependencyUnavailableError extends Error {
+  override name = 'DependencyUnavailableError';
+  /** What the client is told, e.g. "the database is unavailable, retry later". */
+  readonly publicMessage: string;
+  readonly retryAfterSeconds: number;
+
+  constructor(dependency: string, message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
+    super(message, options);
+    this.publicMessage = `${dependency} is unavailable, retry later`;
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 5;
+  }
+
+  /** The answer the API gives for this error. */
+  toApiError(): ApiError {
+    return new ApiError('unavailable', this.publicMessage, { 'Retry-After': String(this.retryAfterSeconds) });
   }
 }
 

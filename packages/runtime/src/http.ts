@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Application, ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, unavailable } from './api-error.ts';
+import { ERROR_CODES, type ErrorName } from '@skiptrace/contracts';
+import { ApiError, DependencyUnavailableError } from './api-error.ts';
 
 /** Who is calling: from a verified access token. Data is scoped by accountId. */
 export interface AuthContext {
@@ -42,21 +43,40 @@ export function requestContext(logger: Logger): RequestHandler {
   };
 }
 
-/** Errors raised by dependencies that mean "try again later" rather than "bug". */
-const UNAVAILABLE_NAMES = new Set(['DatabaseUnavailableError', 'BusUnavailableError']);
+/** Answers for errors thrown by body-parser and the router (http-errors' `status`, `type`). */
+const BY_STATUS: Partial<Record<number, ErrorName>> = {
+  400: 'malformed_request',
+  408: 'request_timeout',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  431: 'headers_too_large',
+};
 
 function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  const e = err as { type?: string; status?: number; name?: string; message?: string };
-  // body-parser errors
-  if (e?.type === 'entity.parse.failed') return new ApiError('invalid_json', 'request body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new ApiError('payload_too_large', 'request body is too large');
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
-    return new ApiError('unsupported_media_type', e.message ?? 'unsupported encoding');
-  if (e?.type === 'request.aborted') return new ApiError('validation_failed', 'request body was aborted');
-  if (e?.name && UNAVAILABLE_NAMES.has(e.name))
-    return unavailable(e.name.startsWith('Bus') ? 'the broker' : 'the database');
-  return undefined;
+  if (err instanceof DependencyUnavailableError) return err.toApiError();
+  const e = err as { type?: string; status?: number; code?: unknown; message?: string };
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new ApiError('invalid_json', 'request body is not valid JSON');
+    case 'entity.not.utf8':
+      return new ApiError('invalid_json', 'request body is not valid UTF-8');
+    case 'entity.too.large':
+      return new ApiError('payload_too_large', 'request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('unsupported_media_type', e.message ?? 'unsupported encoding');
+    case 'request.aborted':
+      return new ApiError('malformed_request', 'request body was aborted');
+    case 'request.size.invalid':
+      return new ApiError('malformed_request', 'request body length does not match Content-Length');
+  }
+  // zlib's errors, wrapped by body-parser: the body is not what its Content-Encoding says.
+  if (typeof e?.code === 'string' && (e.code.startsWith('Z_') || e.code.includes('BROTLI'))) {
+    return new ApiError('malformed_request', `request body does not decode as its Content-Encoding says: ${e.message}`);
+  }
+  const kind = typeof e?.status === 'number' ? BY_STATUS[e.status] : undefined;
+  return kind ? new ApiError(kind, e.message || ERROR_CODES[kind].meaning) : undefined;
 }
 
 /** The one error middleware: every failure leaves as the seed's Error object. */
@@ -65,6 +85,8 @@ export function errorHandler(): ErrorRequestHandler {
     const apiError = toApiError(err);
     if (!apiError) {
       (req.log ?? console).error({ err }, 'unhandled error');
+    } else if (err instanceof DependencyUnavailableError) {
+      req.log?.warn({ err: err.message }, 'dependency unavailable');
     }
     const out = apiError ?? new ApiError('internal', 'internal server error');
     if (res.headersSent) {
@@ -75,7 +97,67 @@ export function errorHandler(): ErrorRequestHandler {
   };
 }
 
-/** Requests that match no route. */
-export function routeNotFound(): RequestHandler {
-  return (req, _res, next) => next(new ApiError('not_found', `no route for ${req.method} ${req.path}`));
+/** Something that routes: an Express Router, or an app (its `router`). */
+interface Routing {
+  stack?: unknown[];
+  router?: { stack: unknown[] };
+}
+interface LayerLike {
+  match(path: string): false | { path: string };
+  route?: { methods: Record<string, boolean | undefined> };
+  handle?: { stack?: unknown[] };
+}
+
+/** Methods the routes under `stack` answer for `path` (nested routers included). */
+function methodsFor(stack: readonly unknown[], path: string, into: Set<string>): void {
+  for (const item of stack) {
+    const layer = item as LayerLike;
+    let matched: false | { path: string };
+    try {
+      matched = layer.match(path);
+    } catch {
+      continue; // an undecodable parameter matches nothing (the input boundary refuses it first)
+    }
+    if (!matched) continue;
+    if (layer.route) {
+      for (const [method, on] of Object.entries(layer.route.methods)) if (on) into.add(method.toUpperCase());
+    } else if (Array.isArray(layer.handle?.stack)) {
+      methodsFor(layer.handle.stack, path.slice(matched.path.length) || '/', into);
+    }
+  }
+}
+
+/** The methods `routings` answer on `path`, as an Allow header value (HEAD with GET). */
+export function allowedMethods(routings: readonly Routing[], path: string): string[] {
+  const methods = new Set<string>();
+  for (const routing of routings) methodsFor(routing.stack ?? routing.router?.stack ?? [], path, methods);
+  if (methods.has('_ALL')) return [];
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+/**
+ * Requests that match no route: 405 with `Allow` when the path exists under another method
+ * (looked up in the given routers or apps, default none), 404 otherwise.
+ */
+export function routeNotFound(...routings: Routing[]): RequestHandler {
+  return (req, _res, next) => {
+    const allow = allowedMethods(routings, req.path);
+    if (allow.length > 0 && !allow.includes(req.method)) {
+      return next(
+        new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow.join(', ')}`, {
+          Allow: allow.join(', '),
+        }),
+      );
+    }
+    next(new ApiError('not_found', `no route for ${req.method} ${req.path}`));
+  };
+}
+
+/**
+ * Ends a composition root's app: 405/404 for what no route answers (the app's own routes
+ * and those of `mounted` apps count), then the error middleware.
+ */
+export function finishApp(app: Application, ...mounted: Routing[]): void {
+  app.use(routeNotFound(app as Routing, ...mounted), errorHandler());
 }

@@ -1,3 +1,4 @@
+import { DependencyUnavailableError } from '@skiptrace/runtime';
 /**
  * The store port. PostgreSQL (node-postgres pool) in production, PGlite (Postgres
  * compiled to WASM, in-process) in the one-process mode. Both run the same SQL and the
@@ -49,6 +50,10 @@ export interface Database extends Sql {
   close(): Promise<void>;
 }
 
-export class DatabaseUnavailableError extends Error {
+/** The database cannot be reached now: the API answers 503 with Retry-After. */
+export class DatabaseUnavailableError extends DependencyUnavailableError {
   override name = 'DatabaseUnavailableError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('the database', message, options);
+  }
 }

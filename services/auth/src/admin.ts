@@ -3,6 +3,7 @@
  * DATABASE_URL, else PGlite in <SKIPTRACE_DATA_DIR>/pglite — applies migrations, runs fn,
  * closes. Not for long-running services, which wire their adapters in main.ts.
  */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDatabase, type Database } from '@skiptrace/storage';
 import { createAccounts, type Accounts } from './accounts.service.ts';
@@ -15,10 +16,11 @@ export async function withAuthDatabase<T>(
   fn: (accounts: Accounts, db: Database) => Promise<T>,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<T> {
-  const db = createDatabase({
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: join(dataDirFrom(env), 'pglite'),
-  });
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const dataDir = join(dataDirFrom(env), 'pglite');
+  // PGlite creates only the last level of its directory; a fresh data dir has none.
+  if (!databaseUrl) await mkdir(dataDir, { recursive: true });
+  const db = createDatabase({ databaseUrl, dataDir });
   try {
     await db.migrate();
     return await fn(createAccounts(db), db);

@@ -10,7 +10,7 @@ import type Provider from 'oidc-provider';
 import type { JWK } from 'jose';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
-import { labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
+import { inputBoundary, labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
 import { createAccounts, type Accounts } from './accounts.service.ts';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
@@ -48,8 +48,8 @@ export interface AuthService {
   /** Adds a signing key pair, published now, signing from activateInSec on (after a restart). */
   rotateSigningKey(options?: { activateInSec?: number }): Promise<StoredKey[]>;
   ensureDemo(options?: EnsureDemoOptions): Promise<DemoCredentials & { created: boolean }>;
-  /** Registers (or updates the redirect URIs of) the web console's public client. */
-  ensureConsoleClient(options: { redirectUris: string[] }): Promise<void>;
+  /** Registers (or updates the redirect URIs of) the web console's public client; consoleUrl ends in /console. */
+  ensureConsoleClient(options: { consoleUrl: string }): Promise<void>;
   /** Stops timers; the caller owns and closes db and kv. */
   close(): Promise<void>;
 }
@@ -116,6 +116,8 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', true);
   app.use(observeHttp());
+  // oidc-provider reads its own bodies and undoes no Content-Encoding.
+  app.use(inputBoundary({ contentCodings: [] }));
   app.use(
     interactionRoutes({
       provider,

@@ -9,11 +9,20 @@
  * issued, so there is no update path); it hashes the generated secret before storing.
  */
 import { errors } from 'oidc-provider';
+import { textProblem } from '@skiptrace/runtime';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { AccountError, type Accounts, type ClientRecord } from './accounts.service.ts';
 
 /** RFC 7591 metadata kept verbatim from a registration; everything else is derived. */
-const KEPT_METADATA = ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri', 'contacts', 'application_type'];
+const KEPT_METADATA = [
+  'client_uri',
+  'logo_uri',
+  'tos_uri',
+  'policy_uri',
+  'contacts',
+  'application_type',
+  'post_logout_redirect_uris',
+];
 const SECRET_METHODS = new Set(['client_secret_post', 'client_secret_basic']);
 
 export function clientMetadata(record: ClientRecord): AdapterPayload {
@@ -43,6 +52,8 @@ const unsupported = async (): Promise<undefined> => undefined;
 export function createClientAdapter(accounts: Accounts): Adapter {
   return {
     async find(id) {
+      // A client_id PostgreSQL cannot hold (NUL, a lone surrogate) names no client.
+      if (textProblem(id)) return undefined;
       const record = await accounts.findClient(id);
       return record && clientMetadata(record);
     },

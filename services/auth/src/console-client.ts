@@ -1,7 +1,8 @@
 /**
  * The web console's OAuth client: public (no secret, PKCE required), authorization code +
- * refresh token, scopes "read write". Registered on every start so its redirect URIs follow
- * the configured public URL (a changed PORT or PUBLIC_URL replaces them). It belongs to a
+ * refresh token, scopes "read write". Registered on every start so its redirect URIs
+ * (<console>/callback, and <console>/signed-out after logout) follow the configured public
+ * URL: a changed PORT or PUBLIC_URL replaces them. It belongs to a
  * service account of its own; the tokens it obtains carry the signed-in user's account.
  */
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
@@ -13,17 +14,26 @@ export const CONSOLE_ACCOUNT_ID = 'acc_console';
 export async function ensureConsoleClient(
   db: Database,
   accounts: Accounts,
-  options: { redirectUris: string[]; clientId?: string },
+  options: { consoleUrl: string; clientId?: string },
 ): Promise<void> {
   const clientId = options.clientId ?? CONSOLE_CLIENT_ID;
+  const base = options.consoleUrl.replace(/\/$/, '');
+  const redirectUris = [`${base}/callback`];
+  // Where the console shows "signed out" after RP-initiated logout (end_session).
+  const metadata = { post_logout_redirect_uris: [`${base}/signed-out`] };
   const existing = await accounts.findClient(clientId);
   if (existing) {
     if (existing.secretHash !== null) throw new Error(`client ${clientId} exists and is not a public client`);
     const same =
-      existing.redirectUris.length === options.redirectUris.length &&
-      existing.redirectUris.every((uri, i) => uri === options.redirectUris[i]);
+      JSON.stringify(existing.redirectUris) === JSON.stringify(redirectUris) &&
+      JSON.stringify(existing.metadata.post_logout_redirect_uris) ===
+        JSON.stringify(metadata.post_logout_redirect_uris);
     if (!same) {
-      await db.query('UPDATE clients SET redirect_uris = $2 WHERE client_id = $1', [clientId, options.redirectUris]);
+      await db.query('UPDATE clients SET redirect_uris = $2, metadata = $3 WHERE client_id = $1', [
+        clientId,
+        redirectUris,
+        JSON.stringify(metadata),
+      ]);
     }
     return;
   }
@@ -36,9 +46,10 @@ export async function ensureConsoleClient(
       name: 'Skip-trace console',
       accountId: CONSOLE_ACCOUNT_ID,
       grantTypes: ['authorization_code', 'refresh_token'],
-      redirectUris: options.redirectUris,
+      redirectUris,
       scopes: 'read write',
       public: true,
+      metadata,
     });
   } catch (err) {
     // Another replica starting at the same moment registered it first (primary-key conflict).

@@ -8,6 +8,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { cleanBody } from '@skiptrace/runtime';
 import type { Accounts } from './accounts.service.ts';
 import type { AbuseControls } from './abuse.ts';
 import { consentPage, errorPage, loginPage } from './views.ts';
@@ -44,7 +45,7 @@ export interface InteractionDeps {
 
 export function interactionRoutes({ provider, accounts, abuse, secureCookies }: InteractionDeps): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '8kb' });
+  const form = cleanBody(express.urlencoded({ extended: false, limit: '8kb' }));
 
   const csrfFor = (req: Request, res: Response): string => {
     const existing = readCookie(req, CSRF_COOKIE);

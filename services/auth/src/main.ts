@@ -2,16 +2,17 @@
 // see config.ts (AUTH_*, API_AUDIENCE, SKIPTRACE_ADMIN_TOKEN, PORT) plus DATABASE_URL
 // (PostgreSQL; absent: PGlite under SKIPTRACE_DATA_DIR), REDIS_URL (artefacts and limits in
 // Redis; absent: in the database and in memory) and LOG_LEVEL (pino level; default info).
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import express from 'express';
 import { createKeyValue } from '@skiptrace/kv';
 import {
   createHealth,
+  createHttpServer,
   createLogger,
   createShutdown,
-  errorHandler,
   exitOnSignals,
+  finishApp,
+  inputBoundary,
   loadConfig,
   metricsOptionsFrom,
   observabilityEnvSchema,
@@ -39,7 +40,7 @@ shutdown.add('kv', () => kv.close());
 
 const auth = await createAuthService({ db, kv, config, logger });
 shutdown.add('auth', () => auth.close());
-await auth.ensureConsoleClient({ redirectUris: [`${config.consoleUrl}/callback`] });
+await auth.ensureConsoleClient({ consoleUrl: config.consoleUrl });
 
 const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
@@ -48,12 +49,12 @@ health.register('kv', () => kv.ping());
 const app = express();
 app.disable('x-powered-by');
 app.use(observeHttp());
+app.use(inputBoundary());
 app.use(health.router());
 app.use(auth.app);
-app.use(routeNotFound());
-app.use(errorHandler());
+finishApp(app, auth.app);
 
-const server = createServer(app);
+const server = createHttpServer(app, { logger });
 server.listen(config.port, () => logger.info({ port: config.port, issuer: config.issuer }, 'auth listening'));
 shutdown.add('http', async () => {
   health.drain();

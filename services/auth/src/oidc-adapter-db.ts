@@ -7,6 +7,7 @@
  * row; the others revoke the grant and fail as a reuse (oidc-single-use.ts).
  * Not for: high token throughput on PGlite (one backend runs every statement in turn).
  */
+import { textProblem } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { alreadyConsumed, revokesGrantOnReuse, vanished } from './oidc-single-use.ts';
@@ -15,6 +16,8 @@ const ALIVE = '(expires_at IS NULL OR expires_at > now())';
 
 export function createDbAdapter(db: Database, name: string): Adapter {
   const findWhere = async (column: string, value: string) => {
+    // A value PostgreSQL cannot hold (NUL, a lone surrogate) names no stored artefact.
+    if (textProblem(value)) return undefined;
     const { rows } = await db.query<{ payload: AdapterPayload; consumed_at: Date | null }>(
       `SELECT payload, consumed_at FROM oidc_payloads WHERE type = $1 AND ${column} = $2 AND ${ALIVE} LIMIT 1`,
       [name, value],

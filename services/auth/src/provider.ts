@@ -10,7 +10,7 @@ import type { Logger } from '@skiptrace/runtime';
 import type { Accounts } from './accounts.service.ts';
 import type { AbuseControls } from './abuse.ts';
 import { createVerifyCache, randomSecret } from './passwords.ts';
-import { errorPage } from './views.ts';
+import { errorPage, logoutPage, signedOutPage } from './views.ts';
 import type { AuthConfig } from './config.ts';
 
 export interface ProviderDeps {
@@ -110,6 +110,19 @@ export function createProvider(deps: ProviderDeps): Provider {
         },
       },
       userinfo: { enabled: false },
+      // Our own pages: the library's defaults load a web font from a third party.
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          ctx.type = 'html';
+          ctx.set('Cache-Control', 'no-store');
+          ctx.body = logoutPage({ form });
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = signedOutPage();
+        },
+      },
       dPoP: { enabled: false },
       registration: config.adminToken
         ? {

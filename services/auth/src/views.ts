@@ -75,3 +75,22 @@ export function errorPage(input: { title: string; message: string }): string {
 <p>Return to the application you came from and start again.</p>`,
   );
 }
+
+/**
+ * RP-initiated logout: the confirmation (around the provider's own form, which carries its
+ * xsrf token) and the page shown when no post-logout redirect was asked for.
+ */
+export function logoutPage(input: { form: string }): string {
+  return layout(
+    'Sign out',
+    `<h1>Sign out?</h1>
+<p>You will be signed out of every application that uses this sign-in.</p>
+${input.form}
+<button class="primary" autofocus type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>
+<button class="secondary" type="submit" form="op.logoutForm">Stay signed in</button>`,
+  );
+}
+
+export function signedOutPage(): string {
+  return layout('Signed out', `<h1>Signed out</h1><p>You are signed out. You can close this window.</p>`);
+}

@@ -3,7 +3,10 @@ import { useEffect, useRef } from 'react';
 import { signOut, tokenClaims } from './auth.ts';
 import { BatchPage } from './pages/batch.tsx';
 import { BatchesPage } from './pages/batches.tsx';
+import { ClientsPage } from './pages/clients.tsx';
+import { HistoryPage } from './pages/history.tsx';
 import { TracePage } from './pages/trace.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 import { Link, useRoute } from './router.tsx';
 
 interface Route {
@@ -13,12 +16,18 @@ interface Route {
 const NAV: Route[] = [
   { path: '/batches', label: 'Batches' },
   { path: '/trace', label: 'Trace one property' },
+  { path: '/history', label: 'History' },
+  { path: '/webhooks', label: 'Webhooks' },
+  { path: '/clients', label: 'API clients' },
 ];
 
 function page(path: string) {
   const batch = /^\/batches\/(\d+)$/.exec(path);
   if (batch) return <BatchPage id={batch[1]!} key={batch[1]} />;
   if (path === '/trace') return <TracePage />;
+  if (path === '/history') return <HistoryPage />;
+  if (path === '/webhooks') return <WebhooksPage />;
+  if (path === '/clients') return <ClientsPage />;
   return <BatchesPage />;
 }
 

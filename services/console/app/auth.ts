@@ -144,7 +144,10 @@ export function tokenClaims(): { sub?: string; account_id?: string; scope?: stri
   return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, string>;
 }
 
-/** Forgets the tokens (and revokes the refresh token) and ends the server session. */
+/** Where the auth server sends the browser after sign-out (registered with the client). */
+export const signedOutUri = () => new URL('signed-out', new URL(import.meta.env.BASE_URL, location.origin)).href;
+
+/** Forgets the tokens, revokes the refresh token, and ends the server session (it asks to confirm). */
 export async function signOut(): Promise<void> {
   const refreshToken = tokens?.refresh;
   tokens = undefined;
@@ -152,6 +155,7 @@ export async function signOut(): Promise<void> {
     await oauth.revocationRequest(server, client, oauth.None(), refreshToken, httpOptions()).catch(() => undefined);
   }
   const url = new URL(server.end_session_endpoint ?? config.issuer);
-  if (server.end_session_endpoint) url.searchParams.set('client_id', client.client_id);
+  url.searchParams.set('client_id', client.client_id);
+  url.searchParams.set('post_logout_redirect_uri', signedOutUri());
   location.assign(url.href);
 }

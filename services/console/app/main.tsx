@@ -21,7 +21,23 @@ function Failure({ message }: { message: string }) {
   );
 }
 
+function SignedOut() {
+  return (
+    <main className="signin-failure">
+      <h1>Signed out</h1>
+      <p>You are signed out of the Skip-trace console.</p>
+      <a className="button primary" href={`${base}batches`}>
+        Sign in again
+      </a>
+    </main>
+  );
+}
+
 async function boot() {
+  if (location.pathname === `${base}signed-out`) {
+    root.render(<SignedOut />);
+    return;
+  }
   const config = (await (await fetch(`${base}config.json`)).json()) as ConsoleConfig;
   await initAuth(config);
   const inApp = location.pathname.slice(base.length - 1);

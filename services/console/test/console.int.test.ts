@@ -5,7 +5,7 @@
  * download the results and read them, trace one property, and check every page with
  * axe-core. Screenshots of each page go to services/console/screenshots/ (gitignored).
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -29,6 +29,9 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let demo: { email: string; password: string };
+/** A webhook receiver on loopback that answers 204 and counts what it got. */
+let receiver: Server;
+let received = 0;
 
 /** A port nobody listens on now (the OAuth redirect URI needs the real one before start). */
 async function freePort(): Promise<number> {
@@ -75,9 +78,18 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 }, 90_000);
 
 afterAll(async () => {
+  receiver?.close();
   await browser?.close();
   await system?.stop('test done');
   await rm(dataDir, { recursive: true, force: true });
@@ -146,13 +158,18 @@ describe('web console', () => {
   it('traces one property and shows each person with confidence, reasons and phone flags', async () => {
     const q = demoQueryFor([...generateContacts({ rows: 1, seed: 42 })][0]!);
     await page.getByRole('link', { name: 'Trace one property' }).click();
-    await page.getByLabel('Street address').fill(q.street_address);
-    await page.getByLabel('City').fill(q.city);
-    await page.getByLabel('State').fill(q.state);
-    await page.getByLabel('ZIP code').fill(q.zip_code);
-    await page.getByLabel('First name').fill(q.first_name);
-    await page.getByLabel('Last name').fill(q.last_name);
-    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    // Keyboard only: type into each field, Tab to the next, Enter submits.
+    await page.getByLabel('Street address').focus();
+    for (const value of [q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name]) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    await expect(page.getByLabel('ZIP code').inputValue()).resolves.toBe(q.zip_code);
+    const traceButton = page.getByRole('button', { name: 'Trace', exact: true });
+    await expect(
+      traceButton.evaluate((el) => (el as unknown as { matches(s: string): boolean }).matches(':focus')),
+    ).resolves.toBe(true);
+    await page.keyboard.press('Enter');
     const person = page.getByRole('article').first();
     await person.waitFor();
     await expect(person.getByRole('meter', { name: 'Confidence' }).isVisible()).resolves.toBe(true);
@@ -167,4 +184,91 @@ describe('web console', () => {
     await shot('trace');
     expect(await seriousViolations()).toEqual([]);
   }, 30_000);
+
+  it('lists the results newest first and erases one', async () => {
+    await page.getByRole('link', { name: 'History' }).click();
+    const details = page.getByRole('button', { name: /^Details of property/ }).first();
+    await details.waitFor();
+    const label = (await details.getAttribute('aria-label'))!;
+    const id = label.replace('Details of property ', '');
+    await details.click();
+    await page.getByRole('article').first().waitFor();
+    await shot('history');
+    expect(await seriousViolations()).toEqual([]);
+    await page.getByRole('button', { name: `Erase property ${id}` }).click();
+    await page.getByRole('button', { name: 'Erase for good' }).click();
+    await page.getByRole('button', { name: label }).waitFor({ state: 'detached' });
+    // Fetched again from the API, the list no longer has it.
+    await page.getByRole('link', { name: 'Batches' }).click();
+    await page.getByRole('link', { name: 'History' }).click();
+    await page
+      .getByRole('button', { name: /^Details of property/ })
+      .first()
+      .waitFor();
+    await expect(page.getByRole('button', { name: label }).count()).resolves.toBe(0);
+  }, 30_000);
+
+  it('creates a webhook endpoint, shows its secret once and a delivery with status and latency', async () => {
+    const { port } = receiver.address() as AddressInfo;
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${port}/hooks`);
+    await page.getByLabel('Description').fill('CRM sync');
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    await expect(page.getByLabel('Signing secret').inputValue()).resolves.toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const log = page.getByRole('table', { name: /^Deliveries to/ });
+    const row = log.getByRole('row').filter({ hasText: 'webhook.test' });
+    await row.filter({ hasText: 'delivered' }).waitFor({ timeout: 20_000 });
+    expect(received).toBeGreaterThan(0);
+    await expect(row.getByRole('cell').nth(4).innerText()).resolves.toBe('204');
+    await expect(row.getByRole('cell').nth(5).innerText()).resolves.toMatch(/^\d+ ms$/);
+    await row.getByRole('button', { name: /^Attempts of delivery/ }).click();
+    await page.getByRole('table', { name: /^Attempts of delivery/ }).waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await shot('webhooks');
+    expect(await seriousViolations()).toEqual([]);
+  }, 40_000);
+
+  it('creates an API client whose credentials get a token, then revokes it', async () => {
+    await page.getByRole('link', { name: 'API clients' }).click();
+    await page.getByLabel('Client name').fill('nightly export');
+    await page.getByRole('checkbox', { name: /write/ }).check();
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const secret = await page.getByLabel('Client secret').inputValue();
+    const clientId = await page
+      .getByRole('row')
+      .filter({ hasText: 'nightly export' })
+      .getByRole('cell')
+      .nth(1)
+      .innerText();
+    const token = (id: string, sec: string) =>
+      fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: id,
+          client_secret: sec,
+          scope: 'read write',
+        }),
+      });
+    expect((await token(clientId, secret)).status).toBe(200);
+    await shot('clients');
+    expect(await seriousViolations()).toEqual([]);
+
+    await page.getByRole('button', { name: 'Revoke nightly export' }).click();
+    await page.getByRole('button', { name: 'Revoke for good' }).click();
+    await page.getByRole('row').filter({ hasText: 'nightly export' }).waitFor({ state: 'detached' });
+    expect((await token(clientId, secret)).status).toBe(401);
+  }, 30_000);
+
+  it('signs out through the auth server and asks for the password again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign out?' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/console/signed-out`);
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    expect(await seriousViolations()).toEqual([]);
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await page.getByLabel('Password').waitFor();
+  }, 20_000);
 });

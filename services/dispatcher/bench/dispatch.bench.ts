@@ -1,10 +1,13 @@
 // Webhook dispatcher benchmark: node services/dispatcher/bench/dispatch.bench.ts
 // One dispatcher (this process) on the local PostgreSQL, Redis and RabbitMQ delivering
-// to a local HTTP receiver (also in this process). Prints JSON; see BENCHMARKS.md.
+// to a local HTTP receiver (its own process, or this one with BENCH_RECEIVER=inline).
+// Prints JSON; see BENCHMARKS.md.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { createRedisKeyValue } from '@skiptrace/kv';
 import { createRabbitBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
@@ -31,30 +34,55 @@ const publisher = await createRabbitBus({ url: vhost.url });
 const bus = await createRabbitBus({ url: vhost.url });
 const kv = createRedisKeyValue({ url: urls.redisUrl, prefix });
 
-// Receiver: 200 on /ok, silence on /hang. Records arrival time per (event, path).
+// Receiver: 200 on /ok, silence on /hang. BENCH_RECEIVER=process (default): its own
+// process (receiver.process.ts), like a customer's server; inline: in this process, so its
+// CPU is charged to the dispatcher's event loop (how the first figures were taken).
+const RECEIVER = process.env.BENCH_RECEIVER ?? 'process';
+if (RECEIVER !== 'process' && RECEIVER !== 'inline') throw new Error('BENCH_RECEIVER is process or inline');
 const arrivals: { account: string; at: number; sentAt: number }[] = [];
 // Arrivals per account, kept as they come: the wait below polls this every 5 ms (filtering
 // the arrivals list instead cost 5 % of the process's CPU at 10,000 deliveries).
 const arrived = new Map<string, number>();
 const sentAt = new Map<number, number>();
-const server = createServer((req, res) => {
-  if (req.url === '/hang') return void req.resume();
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; city: string };
-    arrivals.push({ account: body.city, at: performance.now(), sentAt: sentAt.get(body.id) ?? NaN });
-    arrived.set(body.city, (arrived.get(body.city) ?? 0) + 1);
-    res.writeHead(200).end();
+const epochMs = () => performance.timeOrigin + performance.now();
+function arrival(account: string, id: number, at: number) {
+  arrivals.push({ account, at, sentAt: sentAt.get(id) ?? NaN });
+  arrived.set(account, (arrived.get(account) ?? 0) + 1);
+}
+let base: string;
+let receiver: ChildProcess | undefined;
+let server: Server | undefined;
+if (RECEIVER === 'process') {
+  const child = fork(fileURLToPath(new URL('./receiver.process.ts', import.meta.url)), { stdio: 'inherit' });
+  receiver = child;
+  const port = await new Promise<number>((resolve) => {
+    child.on('message', (message: { port?: number; arrivals?: [string, number, number][] }) => {
+      if (message.port) resolve(message.port);
+      for (const [account, id, at] of message.arrivals ?? []) arrival(account, id, at);
+    });
   });
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${port}`;
+} else {
+  server = createServer((req, res) => {
+    if (req.url === '/hang') return void req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; city: string };
+      arrival(body.city, body.id, epochMs());
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
-// CPU per delivery of each process group: this process (dispatcher, receiver and publisher),
-// this database's PostgreSQL backends, Redis and RabbitMQ.
+// CPU per delivery of each process group: this process (dispatcher and publisher, and the
+// receiver when inline), the receiver process, this database's PostgreSQL backends, Redis
+// and RabbitMQ.
 const groups: PidGroups = {
   bench: () => [process.pid],
+  receiver: () => (receiver?.pid ? [receiver.pid] : []),
   postgres: async () =>
     (
       await db.query<{ pid: number }>(
@@ -79,7 +107,7 @@ async function addEndpoints(account: string, healthy: number, hanging: number) {
 }
 async function publish(account: string) {
   const id = nextId++;
-  sentAt.set(id, performance.now());
+  sentAt.set(id, epochMs());
   await publisher.publish(
     'event.plant.added',
     {
@@ -149,6 +177,7 @@ console.log(
       nproc: availableParallelism(),
       node: process.version,
       events: EVENTS,
+      receiver: RECEIVER,
       healthyEndpointsPerEvent: HEALTHY,
       allHealthy: healthy,
       oneEndpointTimingOut: {
@@ -164,8 +193,9 @@ console.log(
 );
 
 await dispatcher.stop({ abort: true });
-server.closeAllConnections();
-server.close();
+server?.closeAllConnections();
+server?.close();
+receiver?.disconnect();
 await bus.close();
 await publisher.close();
 await kv.close();

@@ -1,6 +1,5 @@
 // Composition root of a webhook dispatcher process. Scale by running more of them: they
 // share the event queue (competing consumers), the Redis schedule and the row leases.
-import { createServer } from 'node:http';
 import path from 'node:path';
 import express from 'express';
 import { z } from 'zod';
@@ -8,9 +7,12 @@ import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
 import {
   createHealth,
+  createHttpServer,
   createLogger,
   createShutdown,
   exitOnSignals,
+  finishApp,
+  inputBoundary,
   loadConfig,
   metricsOptionsFrom,
   observabilityEnvSchema,
@@ -65,8 +67,10 @@ health.register('broker', () => {
 });
 const app = express();
 app.use(observeHttp());
+app.use(inputBoundary());
 app.use(health.router());
-const server = createServer(app).listen(env.PORT);
+finishApp(app);
+const server = createHttpServer(app, { logger }).listen(env.PORT);
 
 const dispatcher = createDispatcher({ db, bus, kv, config, logger });
 await dispatcher.start();

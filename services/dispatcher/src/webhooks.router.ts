@@ -1,10 +1,10 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import { WEBHOOK_TEST_EVENT_TYPE, webhooksApi as api } from '@skiptrace/contracts';
-import { ApiError, mountRoute, notFound } from '@skiptrace/runtime';
+import { ApiError, jsonBody, mountRoute, notFound } from '@skiptrace/runtime';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
 import {
@@ -47,7 +47,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ scope: 'webhooks-api' });
   const router = Router();
-  router.use(express.json({ limit: '64kb' }));
+  router.use(jsonBody(64 * 1024));
   const mount = { router, requireScope: deps.requireScope ?? requireScope, base: '/webhooks' };
 
   async function checkTarget(url: string) {

@@ -31,6 +31,8 @@ const page = (base: string) => `<!doctype html>
 const init = `window.ui = SwaggerUIBundle({
   url: new URL('../openapi.json', document.currentScript.src).href,
   dom_id: '#swagger-ui',
+  // No badge from the public validator service: the page fetches nothing but this server.
+  validatorUrl: null,
   deepLinking: true,
   tryItOutEnabled: true,
   persistAuthorization: false,

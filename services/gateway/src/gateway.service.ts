@@ -1,7 +1,16 @@
 import { buildOpenApiDocument } from '@skiptrace/contracts';
 import { createRateLimiter, type KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
-import { errorHandler, observeHttp, requestContext, routeNotFound, type Health, type Logger } from '@skiptrace/runtime';
+import {
+  errorHandler,
+  inputBoundary,
+  jsonBody,
+  observeHttp,
+  requestContext,
+  routeNotFound,
+  type Health,
+  type Logger,
+} from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { docsRoutes } from './docs.routes.ts';
@@ -52,6 +61,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
   app.set('trust proxy', true);
   app.use(observeHttp());
   app.use(requestContext(deps.logger));
+  app.use(inputBoundary());
   app.use(deps.health.router());
 
   const openapi = buildOpenApiDocument({ apiUrl: deps.config.publicUrl, authUrl: deps.config.authUrl });
@@ -66,12 +76,12 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
     api.use(accountRateLimit(limiter, deps.config.rateLimitPerMinute));
   }
   // Batch uploads stream their body into the store; every other JSON body is parsed here.
-  const parseJson = express.json({ limit: deps.config.maxBodyBytes, strict: false });
+  const parseJson = jsonBody(deps.config.maxBodyBytes);
   api.use((req, res, next) => (isBatchUpload(req) ? next() : parseJson(req, res, next)));
   // Extra routers first: /property/skiptrace/batches must win over /property/skiptrace/:id.
   for (const [path, router] of Object.entries(deps.routers ?? {})) api.use(path, router);
   api.use(skiptraceRoutes(deps));
-  api.use(routeNotFound());
+  api.use(routeNotFound(api));
 
   if (deps.console) app.use('/console', deps.console);
   app.use('/api/v1', api);

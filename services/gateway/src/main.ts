@@ -1,5 +1,4 @@
 // Composition root of the gateway when it runs as its own process.
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { createAccounts, createClientsRouter } from '@skiptrace/auth';
 import { batchesConfigFromEnv, createBatchesRouter } from '@skiptrace/batches';
@@ -11,9 +10,11 @@ import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
 import {
   createHealth,
+  createHttpServer,
   createLogger,
   createShutdown,
   exitOnSignals,
+  finishApp,
   loadConfig,
   metricsOptionsFrom,
   observabilityEnvSchema,
@@ -84,7 +85,8 @@ const app = createGatewayService({
   },
 });
 
-const server = createServer(app);
+finishApp(app);
+const server = createHttpServer(app, { logger });
 server.listen(env.PORT, () => logger.info({ port: env.PORT }, 'gateway listening'));
 shutdown.add('http', async () => {
   health.drain();

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,8 +13,10 @@ import { createKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
 import {
   createHealth,
+  createHttpServer,
   createLogger,
   createShutdown,
+  finishApp,
   loadConfig,
   metricsOptionsFrom,
   observabilityEnvSchema,
@@ -77,7 +78,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   });
   shutdown.add('auth', () => auth.close());
   // The console's public OAuth client, and its build (made now when missing or stale).
-  await auth.ensureConsoleClient({ redirectUris: [`${env.publicUrl}/console/callback`] });
+  await auth.ensureConsoleClient({ consoleUrl: `${env.publicUrl}/console` });
   const consoleBuild = await ensureConsoleBuilt({ log: (msg) => log.info(msg) });
   if (consoleBuild.built) log.info({ ms: consoleBuild.ms }, 'console built');
   const demoBatchFile = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
@@ -144,6 +145,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   app.use(observeHttp());
   app.use(gateway);
   app.use(auth.app);
+  finishApp(app, gateway, auth.app);
 
   return {
     app,
@@ -161,7 +163,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
         await batchWorker.stop();
         await dispatcher.stop();
       });
-      const listening = createServer(app);
+      const listening = createHttpServer(app, { logger: log });
       await new Promise<void>((resolve) => listening.listen(env.PORT, resolve));
       shutdown.add('http', async () => {
         health.drain();

@@ -1,14 +1,16 @@
 // Composition root of a skip-trace worker process. Scale by running more of them:
 // they share the queues (competing consumers) and the store.
-import { createServer } from 'node:http';
 import { batchesConfigFromEnv, startBatchWorker } from '@skiptrace/batches';
 import { createContactTraceEngine, createRecoverySweep } from '@skiptrace/core';
 import { createBus } from '@skiptrace/messaging';
 import {
   createHealth,
+  createHttpServer,
   createLogger,
   createShutdown,
   exitOnSignals,
+  finishApp,
+  inputBoundary,
   loadConfig,
   metricsOptionsFrom,
   observabilityEnvSchema,
@@ -54,8 +56,10 @@ health.register('broker', () => {
 });
 const app = express();
 app.use(observeHttp());
+app.use(inputBoundary());
 app.use(health.router());
-const server = createServer(app).listen(env.PORT);
+finishApp(app);
+const server = createHttpServer(app, { logger }).listen(env.PORT);
 
 await worker.start();
 const batchWorker = await startBatchWorker({

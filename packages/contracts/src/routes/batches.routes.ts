@@ -115,8 +115,10 @@ export const exportBatch = defineRoute({
   operationId: 'exportBatch',
   summary: 'Streamed results in input order (CSV or NDJSON), partial while running',
   description:
-    'CSV: the input columns, then status, error, and for each matched person (best first) their name, ' +
-    'emails and phones. The format follows ?format=, else the Accept header, else CSV.',
+    'CSV: the input columns, then five phone groups (phone_N, _type, _dnc, _litigator and the first name, ' +
+    'last name and emails of its person, best person first), confidence, status and error; when one of ' +
+    'these names is already an input column, all of them take the prefix result_. ' +
+    'The format follows ?format=, else the Accept header, else CSV.',
   tag: 'Batches',
   scope: 'read',
   params: batchId,

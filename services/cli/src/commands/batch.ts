@@ -1,30 +1,24 @@
 /**
- * `pnpm skiptrace batch submit FILE [--wait]` and `pnpm skiptrace batch download ID --out FILE`:
- * talks to the HTTP API (bearer token from --token or SKIPTRACE_TOKEN). The upload is
- * streamed from disk; progress goes to stderr, machine-readable results to stdout.
+ * `skiptrace batch submit|status|list|cancel|download`: the batch API through the typed
+ * client. Uploads stream from disk; progress goes to stderr (a bar on a terminal, a line
+ * per change otherwise), machine-readable results to stdout.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseFlags, requireFlag, UsageError, type Command } from '../command.ts';
+import { unwrap, type ApiClient, type Schemas } from '@skiptrace/client';
+import { API_NOTES, API_OPTIONS, connect } from '../api.ts';
+import { optionalString, requireString, UsageError, type Command, type Values } from '../command.ts';
 
-const BASE = '/api/v1/property/skiptrace/batches';
-/** Seconds between status polls with --wait. */
+type BatchStatus = Schemas['BatchStatus'];
+
+/** Seconds between status polls while waiting. */
 const POLL_SECONDS = 1;
-
-interface Options {
-  api: string;
-  token: string;
-}
-
-function options(flags: Record<string, string | true>): Options {
-  const api = typeof flags.api === 'string' ? flags.api : (process.env.SKIPTRACE_API ?? 'http://localhost:8080');
-  const token = typeof flags.token === 'string' ? flags.token : process.env.SKIPTRACE_TOKEN;
-  if (!token) throw new UsageError('a bearer token is required: --token T or SKIPTRACE_TOKEN');
-  return { api: api.replace(/\/$/, ''), token };
-}
+/** Without a terminal, a progress line at most this often (ms) unless the status changes. */
+const LINE_INTERVAL_MS = 10_000;
+const ACTIVE = new Set(['queued', 'running']);
 
 function contentType(file: string): string {
   if (/\.(ndjson|jsonl)$/i.test(file)) return 'application/x-ndjson';
@@ -32,85 +26,200 @@ function contentType(file: string): string {
   return 'text/csv';
 }
 
-async function failure(res: Response): Promise<Error> {
-  const text = await res.text();
-  return new Error(`HTTP ${res.status}: ${text.slice(0, 500)}`);
-}
-
-function bar(s: {
-  status: string;
-  total: number;
-  processed: number;
-  rejected: number;
-  rate: number;
-  eta_seconds: number | null;
-}) {
+function progressText(s: BatchStatus): string {
   const done = s.processed + s.rejected;
   const share = s.total > 0 ? done / s.total : 1;
-  const width = 30;
-  const filled = Math.round(share * width);
   const eta = s.eta_seconds === null ? '' : ` eta ${s.eta_seconds}s`;
-  return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(share * 100).toFixed(1)}% ${done}/${s.total} ${s.status} ${s.rate} rows/s${eta}   `;
+  return `${(share * 100).toFixed(1)}% ${done}/${s.total} ${s.status} ${s.rate} rows/s${eta}`;
 }
 
-async function submit(file: string, flags: Record<string, string | true>): Promise<number> {
-  const { api, token } = options(flags);
-  const size = (await stat(file)).size;
-  const query = typeof flags.map === 'string' ? `?map=${encodeURIComponent(flags.map)}` : '';
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': contentType(file) };
-  if (typeof flags['idempotency-key'] === 'string') headers['Idempotency-Key'] = flags['idempotency-key'];
-  process.stderr.write(`uploading ${file} (${(size / 1048576).toFixed(1)} MiB)…\n`);
-  const res = await fetch(`${api}${BASE}${query}`, {
-    method: 'POST',
-    headers,
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-    duplex: 'half',
-  } as RequestInit);
-  if (res.status !== 202) throw await failure(res);
-  const accepted = (await res.json()) as { id: string; accepted: number; rejected: number };
-  process.stderr.write(`batch ${accepted.id}: ${accepted.accepted} rows accepted, ${accepted.rejected} rejected\n`);
-  if (flags.wait !== true) {
-    process.stdout.write(`${JSON.stringify(accepted)}\n`);
-    return 0;
-  }
+function bar(s: BatchStatus, width = 30): string {
+  const share = s.total > 0 ? (s.processed + s.rejected) / s.total : 1;
+  const filled = Math.round(Math.min(share, 1) * width);
+  return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progressText(s)}   `;
+}
+
+/** Polls until the batch leaves queued/running; returns its last status. */
+async function follow(api: ApiClient, id: string, stderr = process.stderr): Promise<BatchStatus> {
+  const tty = stderr.isTTY === true;
+  let lastLine = 0;
+  let lastStatus = '';
   for (;;) {
-    const poll = await fetch(`${api}${BASE}/${accepted.id}`, { headers: { Authorization: `Bearer ${token}` } });
-    if (!poll.ok) throw await failure(poll);
-    const s = (await poll.json()) as Parameters<typeof bar>[0];
-    process.stderr.write(bar(s));
-    if (!['queued', 'running'].includes(s.status)) {
-      process.stderr.write('\n');
-      process.stdout.write(`${JSON.stringify(s)}\n`);
-      return s.status === 'completed' ? 0 : 1;
+    const s = await unwrap(api.GET('/property/skiptrace/batches/{id}', { params: { path: { id } } }));
+    if (tty) stderr.write(bar(s));
+    else if (s.status !== lastStatus || Date.now() - lastLine >= LINE_INTERVAL_MS) {
+      stderr.write(`batch ${id}: ${progressText(s)}\n`);
+      lastLine = Date.now();
+    }
+    lastStatus = s.status;
+    if (!ACTIVE.has(s.status)) {
+      if (tty) stderr.write('\n');
+      return s;
     }
     await sleep(POLL_SECONDS * 1000);
   }
 }
 
-async function download(id: string, flags: Record<string, string | true>): Promise<number> {
-  const { api, token } = options(flags);
-  const out = requireFlag(flags, 'out');
-  const accept = /\.(ndjson|jsonl)$/i.test(out) ? 'application/x-ndjson' : 'text/csv';
-  const res = await fetch(`${api}${BASE}/${encodeURIComponent(id)}/results`, {
-    headers: { Authorization: `Bearer ${token}`, Accept: accept },
-  });
-  if (!res.ok || !res.body) throw await failure(res);
-  await pipeline(Readable.fromWeb(res.body as never), createWriteStream(out));
-  process.stderr.write(`wrote ${out} (batch status ${res.headers.get('x-batch-status') ?? 'unknown'})\n`);
-  return 0;
-}
+const batchId = (positionals: string[]): string => {
+  const [id, extra] = positionals;
+  if (!id) throw new UsageError('ID is required');
+  if (extra !== undefined) throw new UsageError(`unexpected argument: ${extra}`);
+  return id;
+};
 
-export const batchCommand: Command = {
-  name: 'batch',
-  summary: 'submit a CSV/NDJSON/JSON file as a batch, or download its results',
-  usage:
-    'submit FILE [--wait] [--map field:column,…] [--idempotency-key K] [--api URL] [--token T]\n' +
-    '       batch download ID --out FILE [--api URL] [--token T]   (FILE.ndjson → NDJSON, else CSV)',
-  async run(args) {
-    const [sub, target, ...rest] = args;
-    const { flags } = parseFlags(rest);
-    if (sub === 'submit' && target) return submit(target, flags);
-    if (sub === 'download' && target) return download(target, flags);
-    throw new UsageError('expected: batch submit FILE … or batch download ID --out FILE');
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+export const batchSubmit: Command = {
+  name: 'batch submit',
+  summary: 'Upload a CSV, NDJSON or JSON file of properties as a batch (streamed from disk)',
+  args: 'FILE',
+  options: {
+    wait: { type: 'boolean', description: 'follow progress until the batch finishes; exit 1 unless completed' },
+    map: {
+      type: 'string',
+      value: 'FIELD:COLUMN,…',
+      description: 'map columns to Property fields, e.g. zip_code:Postal',
+    },
+    'idempotency-key': { type: 'string', value: 'KEY', description: 'same key and file within 24 h: the same batch' },
+    ...API_OPTIONS,
+  },
+  notes: ['FILE.ndjson/.jsonl is sent as NDJSON, FILE.json as a JSON array, anything else as CSV.', ...API_NOTES],
+  async run({ values, positionals }) {
+    const file = batchId(positionals);
+    let size: number;
+    try {
+      size = (await stat(file)).size;
+    } catch {
+      throw new UsageError(`no such file: ${file}`);
+    }
+    const { api } = await connect(values, 'write');
+    process.stderr.write(`uploading ${file} (${(size / 1048576).toFixed(1)} MiB)…\n`);
+    const key = optionalString(values, 'idempotency-key');
+    // The body is the file itself, streamed (fetch needs duplex 'half' for that) and not serialised.
+    const stream = Readable.toWeb(createReadStream(file)) as unknown as string;
+    const accepted = await unwrap(
+      api.POST('/property/skiptrace/batches', {
+        params: { query: { map: optionalString(values, 'map') }, header: key ? { 'Idempotency-Key': key } : {} },
+        headers: { 'Content-Type': contentType(file) },
+        body: stream,
+        bodySerializer: (body) => body,
+        duplex: 'half',
+      }),
+    );
+    process.stderr.write(`batch ${accepted.id}: ${accepted.accepted} rows accepted, ${accepted.rejected} rejected\n`);
+    if (values.wait !== true) {
+      print(accepted);
+      return 0;
+    }
+    const last = await follow(api, accepted.id);
+    print(last);
+    return last.status === 'completed' ? 0 : 1;
   },
 };
+
+export const batchStatus: Command = {
+  name: 'batch status',
+  summary: 'Print a batch: counts, rate and ETA (JSON)',
+  args: 'ID',
+  options: { wait: { type: 'boolean', description: 'follow progress until it finishes' }, ...API_OPTIONS },
+  notes: API_NOTES,
+  async run({ values, positionals }) {
+    const id = batchId(positionals);
+    const { api } = await connect(values, 'read');
+    const s =
+      values.wait === true
+        ? await follow(api, id)
+        : await unwrap(api.GET('/property/skiptrace/batches/{id}', { params: { path: { id } } }));
+    print(s);
+    return 0;
+  },
+};
+
+export const batchList: Command = {
+  name: 'batch list',
+  summary: "The account's batches, newest first",
+  options: {
+    limit: { type: 'string', value: 'N', description: 'how many (1–500, default 20)' },
+    json: { type: 'boolean', description: 'one JSON object a line instead of a table' },
+    ...API_OPTIONS,
+  },
+  notes: API_NOTES,
+  async run({ values, positionals }) {
+    if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+    const limit = Number(optionalString(values, 'limit') ?? 20);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be an integer 1–500');
+    const { api } = await connect(values, 'read');
+    const batches = await unwrap(api.GET('/property/skiptrace/batches', { params: { query: { limit } } }));
+    if (values.json === true) {
+      for (const b of batches) print(b);
+      return 0;
+    }
+    const rows = batches.map((b) => [
+      b.id,
+      b.status,
+      `${b.processed + b.rejected}/${b.total}`,
+      b.processed > 0 ? `${((b.matched / b.processed) * 100).toFixed(1)}%` : '-',
+      b.created_at,
+    ]);
+    const table = [['ID', 'STATUS', 'DONE', 'MATCHED', 'CREATED'], ...rows];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+    for (const r of table) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ')}\n`);
+    return 0;
+  },
+};
+
+export const batchCancel: Command = {
+  name: 'batch cancel',
+  summary: 'Cancel the remaining work of a batch (--purge: erase it and its rows)',
+  args: 'ID',
+  options: { purge: { type: 'boolean', description: 'erase the batch, its rows and results' }, ...API_OPTIONS },
+  notes: API_NOTES,
+  async run({ values, positionals }) {
+    const id = batchId(positionals);
+    const { api } = await connect(values, 'write');
+    const purge = values.purge === true;
+    const result = await unwrap(
+      api.DELETE('/property/skiptrace/batches/{id}', {
+        params: { path: { id }, query: purge ? { purge: 'true' } : {} },
+      }),
+    );
+    if (purge) process.stderr.write(`batch ${id} purged\n`);
+    else print(result);
+    return 0;
+  },
+};
+
+function downloadFormat(values: Values, out: string): 'csv' | 'ndjson' {
+  const asked = optionalString(values, 'format');
+  if (asked === undefined) return /\.(ndjson|jsonl)$/i.test(out) ? 'ndjson' : 'csv';
+  if (asked === 'csv' || asked === 'ndjson') return asked;
+  throw new UsageError('--format must be csv or ndjson');
+}
+
+export const batchDownload: Command = {
+  name: 'batch download',
+  summary: 'Save the results of a batch in input order (partial while it runs)',
+  args: 'ID',
+  options: {
+    out: { type: 'string', short: 'o', value: 'FILE', description: 'where to write (required)' },
+    format: { type: 'string', value: 'csv|ndjson', description: 'default: from FILE (.ndjson/.jsonl), else CSV' },
+    ...API_OPTIONS,
+  },
+  notes: API_NOTES,
+  async run({ values, positionals }) {
+    const id = batchId(positionals);
+    const out = requireString(values, 'out');
+    const format = downloadFormat(values, out);
+    const { api } = await connect(values, 'read');
+    const { data, error, response } = await api.GET('/property/skiptrace/batches/{id}/results', {
+      params: { path: { id }, query: { format } },
+      parseAs: 'stream',
+    });
+    if (!response.ok || !data) await unwrap(Promise.resolve({ data, error, response }));
+    await pipeline(Readable.fromWeb(data as never), createWriteStream(out));
+    process.stderr.write(`wrote ${out} (batch status ${response.headers.get('x-batch-status') ?? 'unknown'})\n`);
+    return 0;
+  },
+};
+
+export const batchCommands = [batchSubmit, batchStatus, batchList, batchCancel, batchDownload];

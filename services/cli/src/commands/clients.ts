@@ -1,35 +1,36 @@
-import { AccountError, withAuthDatabase } from '@skiptrace/auth';
-import { parseFlags, requireFlag, UsageError, type Command } from '../command.ts';
+import { withAuthDatabase } from '@skiptrace/auth';
+import { optionalString, requireString, type Command } from '../command.ts';
 
-const list = (value: string | true | undefined) =>
-  typeof value === 'string' ? value.split(/[,\s]+/).filter(Boolean) : undefined;
+const list = (value: string | undefined) => value?.split(/[,\s]+/).filter(Boolean);
 
-export const clientsCommand: Command = {
-  name: 'clients',
-  summary: 'Create an OAuth client; prints its secret once',
-  usage:
-    'create --name N [--account A] [--grants client_credentials,authorization_code,refresh_token] ' +
-    '[--redirect-uri U[,U2]] [--scopes "read write"] [--public]',
-  async run(args) {
-    const { flags, positionals } = parseFlags(args);
-    if (positionals[0] !== 'create') throw new UsageError('unknown subcommand; expected "create"');
+export const clientsCreate: Command = {
+  name: 'clients create',
+  summary:
+    "Create an OAuth client in the database; prints its secret once (the API's POST /clients does this over HTTP)",
+  options: {
+    name: { type: 'string', value: 'N', description: 'display name (required)' },
+    account: { type: 'string', value: 'A', description: 'existing account id; without it a new account is created' },
+    grants: {
+      type: 'string',
+      value: 'G,…',
+      description: 'client_credentials (default), authorization_code, refresh_token',
+    },
+    'redirect-uri': { type: 'string', value: 'U[,U2]', description: 'needed with authorization_code' },
+    scopes: { type: 'string', value: '"read write"', description: 'default read' },
+    public: { type: 'boolean', description: 'no secret; authorization_code with PKCE' },
+  },
+  async run({ values }) {
     const input = {
-      name: requireFlag(flags, 'name'),
-      accountId: typeof flags.account === 'string' ? flags.account : undefined,
-      grantTypes: list(flags.grants),
-      redirectUris: list(flags['redirect-uri']),
-      scopes: typeof flags.scopes === 'string' ? flags.scopes : undefined,
-      public: flags.public === true,
+      name: requireString(values, 'name'),
+      accountId: optionalString(values, 'account'),
+      grantTypes: list(optionalString(values, 'grants')),
+      redirectUris: list(optionalString(values, 'redirect-uri')),
+      scopes: optionalString(values, 'scopes'),
+      public: values.public === true,
     };
-    try {
-      const { client, clientSecret } = await withAuthDatabase((accounts) => accounts.createClient(input));
-      const { secretHash: _hash, metadata: _metadata, ...shown } = client;
-      process.stdout.write(`${JSON.stringify({ client: shown, clientSecret }, null, 2)}\n`);
-      return 0;
-    } catch (err) {
-      if (!(err instanceof AccountError)) throw err;
-      process.stderr.write(`${err.message}\n`);
-      return 1;
-    }
+    const { client, clientSecret } = await withAuthDatabase((accounts) => accounts.createClient(input));
+    const { secretHash: _hash, metadata: _metadata, ...shown } = client;
+    process.stdout.write(`${JSON.stringify({ client: shown, clientSecret }, null, 2)}\n`);
+    return 0;
   },
 };

@@ -9,22 +9,22 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { CONTACT_COLUMNS, demoQueryFor, generateContacts } from '@skiptrace/matching';
 import type { ContactRow } from '@skiptrace/matching';
+import { csvCell, csvPhoneCell } from '@skiptrace/runtime';
 import type { Command } from '../command.ts';
-import { parseFlags, UsageError } from '../command.ts';
+import { optionalString, UsageError, type Values } from '../command.ts';
 
 /** Characters handed to the output per write. */
 const CHUNK_CHARS = 64 * 1024;
 
-function csvField(value: string | null): string {
-  if (value === null) return '';
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
+/** Phone columns keep their E.164 `+`; every other cell is neutralised as in exports. */
+const csvField = (column: string, value: string | null): string =>
+  /^phone_\d+$/.test(column) ? csvPhoneCell(value) : csvCell(value);
 
-function integerFlag(flags: Record<string, string | true>, name: string, fallback: number, min: number): number {
-  const raw = flags[name];
+function integerFlag(values: Values, name: string, fallback: number, min: number): number {
+  const raw = optionalString(values, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (raw === true || !Number.isSafeInteger(value) || value < min) {
+  if (raw.trim() === '' || !Number.isSafeInteger(value) || value < min) {
     throw new UsageError(`--${name} must be an integer ≥ ${min}`);
   }
   return value;
@@ -33,7 +33,7 @@ function integerFlag(flags: Record<string, string | true>, name: string, fallbac
 async function writeCsv(out: Writable, rows: Iterable<ContactRow>): Promise<void> {
   let chunk = `${CONTACT_COLUMNS.join(',')}\n`;
   for (const row of rows) {
-    chunk += `${CONTACT_COLUMNS.map((column) => csvField(row[column])).join(',')}\n`;
+    chunk += `${CONTACT_COLUMNS.map((column) => csvField(column, row[column])).join(',')}\n`;
     if (chunk.length >= CHUNK_CHARS) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';
@@ -45,13 +45,17 @@ async function writeCsv(out: Writable, rows: Iterable<ContactRow>): Promise<void
 export const demoDataCommand: Command = {
   name: 'demo-data',
   summary: 'Write a synthetic contact file (canonical CSV, fictional phones)',
-  usage: '[--rows N (default 1000)] [--seed S (default 42)] [--out FILE (default stdout)]',
-  async run(args) {
-    const { flags } = parseFlags(args);
-    const rows = integerFlag(flags, 'rows', 1000, 1);
-    const seed = integerFlag(flags, 'seed', 42, 0);
-    if (flags.out === true) throw new UsageError('--out needs a file name');
-    const out = typeof flags.out === 'string' ? createWriteStream(flags.out) : process.stdout;
+  options: {
+    rows: { type: 'string', value: 'N', description: 'how many contacts (default 1000)' },
+    seed: { type: 'string', value: 'S', description: 'random seed: same seed, same file (default 42)' },
+    out: { type: 'string', short: 'o', value: 'FILE', description: 'where to write (default stdout)' },
+  },
+  async run({ values, positionals }) {
+    if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+    const rows = integerFlag(values, 'rows', 1000, 1);
+    const seed = integerFlag(values, 'seed', 42, 0);
+    const outFile = optionalString(values, 'out');
+    const out = outFile !== undefined ? createWriteStream(outFile) : process.stdout;
     const done = out === process.stdout ? undefined : finished(out);
     done?.catch(() => undefined); // awaited below; keeps an early open error from going unhandled
     await writeCsv(out, generateContacts({ rows, seed }));
@@ -63,7 +67,7 @@ export const demoDataCommand: Command = {
     if (first) {
       const q = demoQueryFor(first);
       process.stderr.write(
-        `wrote ${rows} rows${typeof flags.out === 'string' ? ` to ${flags.out}` : ''}; after importing, this matches:\n` +
+        `wrote ${rows} rows${outFile !== undefined ? ` to ${outFile}` : ''}; after importing, this matches:\n` +
           `  ${JSON.stringify(q)}\n`,
       );
     }

@@ -5,16 +5,16 @@
 import { createReadStream } from 'node:fs';
 import { importSuppression } from '@skiptrace/contacts';
 import type { Command } from '../command.ts';
-import { parseFlags, requireFlag, UsageError } from '../command.ts';
+import { requireString, UsageError } from '../command.ts';
 import { fileSize, openDatabase, progressReporter } from './import.ts';
 
 export const importSuppressionCommand: Command = {
   name: 'import-suppression',
   summary: 'Import a Do-Not-Call or litigator phone list',
-  usage: '--kind dnc|litigator FILE',
-  async run(args) {
-    const { flags, positionals } = parseFlags(args);
-    const kind = requireFlag(flags, 'kind');
+  args: 'FILE',
+  options: { kind: { type: 'string', value: 'dnc|litigator', description: 'which list FILE is (required)' } },
+  async run({ values, positionals }) {
+    const kind = requireString(values, 'kind');
     if (kind !== 'dnc' && kind !== 'litigator') throw new UsageError('--kind must be dnc or litigator');
     const [file] = positionals;
     if (file === undefined) throw new UsageError('FILE is required');

@@ -11,8 +11,7 @@ import type { ImportCounts } from '@skiptrace/contacts';
 import { ImportFormatError, importContacts } from '@skiptrace/contacts';
 import { createDatabase } from '@skiptrace/storage';
 import type { Database } from '@skiptrace/storage';
-import type { Command } from '../command.ts';
-import { parseFlags, UsageError } from '../command.ts';
+import { optionalString, UsageError, type Command } from '../command.ts';
 
 /**
  * The store the services use: PostgreSQL when DATABASE_URL is set, else PGlite under
@@ -88,7 +87,7 @@ export async function fileSize(file: string): Promise<{ size: number }> {
   }
 }
 
-function formatOf(file: string, flag: string | true | undefined): 'csv' | 'ndjson' {
+function formatOf(file: string, flag: string | undefined): 'csv' | 'ndjson' {
   if (flag === undefined) return /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv';
   if (flag === 'csv' || flag === 'ndjson') return flag;
   throw new UsageError('--format must be csv or ndjson');
@@ -97,19 +96,25 @@ function formatOf(file: string, flag: string | true | undefined): 'csv' | 'ndjso
 export const importCommand: Command = {
   name: 'import',
   summary: 'Import a contact file (CSV or NDJSON) into the contact store',
-  usage: 'FILE [--format csv|ndjson] [--map street_address=Address,zip_code=Zip] [--rejects FILE] [--source LABEL]',
-  async run(args) {
-    const { flags, positionals } = parseFlags(args);
+  args: 'FILE',
+  options: {
+    format: { type: 'string', value: 'csv|ndjson', description: 'default: from FILE (.ndjson/.jsonl), else CSV' },
+    map: { type: 'string', value: 'FIELD=Header,…', description: 'e.g. street_address=Address,zip_code=Zip' },
+    rejects: { type: 'string', value: 'FILE', description: 'write rejected rows with their line number and reason' },
+    source: { type: 'string', value: 'LABEL', description: 'source label stored with the contacts (default FILE)' },
+  },
+  notes: ['Uses DATABASE_URL, else PGlite under SKIPTRACE_DATA_DIR (stop ./run start first: PGlite is one process).'],
+  async run({ values, positionals }) {
     const [file] = positionals;
     if (file === undefined) throw new UsageError('FILE is required');
-    const format = formatOf(file, flags.format);
-    const map = typeof flags.map === 'string' ? parseMap(flags.map) : undefined;
-    if (flags.rejects === true) throw new UsageError('--rejects needs a file name');
+    const format = formatOf(file, optionalString(values, 'format'));
+    const mapText = optionalString(values, 'map');
+    const map = mapText ? parseMap(mapText) : undefined;
+    const rejectsFile = optionalString(values, 'rejects');
     const { size } = await fileSize(file);
     const input = createReadStream(file, { highWaterMark: 256 * 1024 });
     // Opened up front so a bad path fails before anything is imported.
-    const rejects =
-      typeof flags.rejects === 'string' ? (await open(flags.rejects, 'w')).createWriteStream() : undefined;
+    const rejects = rejectsFile !== undefined ? (await open(rejectsFile, 'w')).createWriteStream() : undefined;
     const rejectsDone = rejects ? finished(rejects) : undefined;
     rejectsDone?.catch(() => undefined); // awaited in finally; a write error surfaces there
     const db = await openDatabase();
@@ -119,11 +124,11 @@ export const importCommand: Command = {
         format,
         map,
         rejects,
-        source: typeof flags.source === 'string' ? flags.source : file,
+        source: optionalString(values, 'source') ?? file,
         onProgress: (c) => progress.update(c),
       });
       process.stdout.write(`${progress.done(counts)}\n`);
-      if (counts.rejected > 0 && rejects) process.stderr.write(`rejected rows: ${flags.rejects}\n`);
+      if (counts.rejected > 0 && rejects) process.stderr.write(`rejected rows: ${rejectsFile}\n`);
       return 0;
     } catch (error) {
       if (error instanceof ImportFormatError) throw new UsageError(error.message);

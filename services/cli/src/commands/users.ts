@@ -1,24 +1,33 @@
-import { AccountError, withAuthDatabase } from '@skiptrace/auth';
-import { parseFlags, requireFlag, UsageError, type Command } from '../command.ts';
+import { withAuthDatabase } from '@skiptrace/auth';
+import { optionalString, requireString, type Command } from '../command.ts';
+import { requireSecret } from '../secrets.ts';
 
-export const usersCommand: Command = {
-  name: 'users',
+export const usersCreate: Command = {
+  name: 'users create',
   summary: 'Create a user who signs in with email and password',
-  usage: 'create --email E --password P [--account A]   (no --account: a new account is created)',
-  async run(args) {
-    const { flags, positionals } = parseFlags(args);
-    if (positionals[0] !== 'create') throw new UsageError('unknown subcommand; expected "create"');
-    const email = requireFlag(flags, 'email');
-    const password = requireFlag(flags, 'password');
-    const accountId = typeof flags.account === 'string' ? flags.account : undefined;
-    try {
-      const user = await withAuthDatabase((accounts) => accounts.createUser({ email, password, accountId }));
-      process.stdout.write(`${JSON.stringify({ user }, null, 2)}\n`);
-      return 0;
-    } catch (err) {
-      if (!(err instanceof AccountError)) throw err;
-      process.stderr.write(`${err.message}\n`);
-      return 1;
-    }
+  options: {
+    email: { type: 'string', value: 'E', description: 'sign-in email (required)' },
+    'password-file': { type: 'string', value: 'FILE', description: 'the password from the first line of FILE' },
+    password: {
+      type: 'string',
+      value: 'P',
+      description: 'the password (visible in ps; prefer the file, env or prompt)',
+    },
+    account: { type: 'string', value: 'A', description: 'existing account id; without it a new account is created' },
+  },
+  notes: ['The password comes from --password-file, SKIPTRACE_PASSWORD, --password, or a prompt on a terminal.'],
+  async run({ values }) {
+    const email = requireString(values, 'email');
+    const password = await requireSecret({
+      label: 'password',
+      option: 'password',
+      value: optionalString(values, 'password'),
+      file: optionalString(values, 'password-file'),
+      envName: 'SKIPTRACE_PASSWORD',
+    });
+    const accountId = optionalString(values, 'account');
+    const user = await withAuthDatabase((accounts) => accounts.createUser({ email, password, accountId }));
+    process.stdout.write(`${JSON.stringify({ user }, null, 2)}\n`);
+    return 0;
   },
 };

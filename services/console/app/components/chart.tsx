@@ -21,36 +21,53 @@ export interface ChartProps {
   bars?: boolean;
   /** Text alternative read by screen readers instead of the canvas. */
   description: string;
+  /** Draw a dot at each value (for sparse data). */
+  points?: boolean;
 }
 
-export function Chart({ data, series, height = 220, bars = false, description }: ChartProps) {
+export function Chart({ data, series, height = 220, bars = false, description, points = false }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const shape = `${series.map((s) => s.label).join('|')}|${bars}|${height}`;
+  const shape = `${series.map((s) => s.label).join('|')}|${bars}|${height}|${points}`;
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const barPaths = bars ? uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) : undefined;
+    // Grouped bars: with two series the first ends at its x and the second starts there.
+    const barPaths = (i: number) =>
+      bars
+        ? uPlot.paths.bars!({
+            size: [series.length > 1 ? 0.35 : 0.7, 40],
+            align: series.length > 1 ? (i === 0 ? -1 : 1) : 0,
+          })
+        : undefined;
     const options: Options = {
       width: el.clientWidth || 600,
       height,
       legend: { show: true, live: true },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
+      // Rates and counts: the y axis starts at zero so the height means something.
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#64748b', grid: { stroke: '#eef2f6' }, ticks: { stroke: '#e2e8f0' } },
-        { stroke: '#64748b', grid: { stroke: '#eef2f6' }, ticks: { stroke: '#e2e8f0' }, size: 56 },
+        {
+          stroke: '#64748b',
+          grid: { stroke: '#eef2f6' },
+          ticks: { stroke: '#e2e8f0' },
+          size: 56,
+          // Counts (bars) get whole-number ticks.
+          ...(bars ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] } : {}),
+        },
       ],
       series: [
         {},
-        ...series.map((s) => ({
+        ...series.map((s, i) => ({
           label: s.label,
           stroke: s.color,
           width: 2,
           fill: bars ? s.color : `${s.color}1f`,
-          paths: barPaths,
-          points: { show: false },
+          paths: barPaths(i),
+          points: { show: points, size: 6, fill: s.color },
           value: (_u: uPlot, v: number | null) =>
             v === null ? '—' : `${Math.round(v * 10) / 10}${s.unit ? ` ${s.unit}` : ''}`,
         })),

@@ -91,7 +91,13 @@ export function SecretNotice({ label, secret, onDismiss }: { label: string; secr
         <strong>{label}</strong> — copy it now: it will not be shown again.
       </p>
       <div className="secret-row">
-        <code aria-label={label}>{secret}</code>
+        <input
+          className="secret-value mono"
+          readOnly
+          value={secret}
+          aria-label={label}
+          onFocus={(e) => e.target.select()}
+        />
         <button
           type="button"
           className="button secondary"
@@ -132,27 +138,40 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<v
 /** A destructive action that asks for a second click instead of a modal dialog. */
 export function ConfirmButton({
   label,
+  text,
   confirmLabel,
   onConfirm,
   disabled,
+  small,
 }: {
+  /** Accessible name of the first button (and of the group while asking). */
   label: string;
+  /** Visible text of the first button; default the label. */
+  text?: string;
   confirmLabel: string;
   onConfirm: () => void;
   disabled?: boolean;
+  small?: boolean;
 }) {
   const [asking, setAsking] = useState(false);
+  const size = small ? ' small' : '';
   if (!asking)
     return (
-      <button type="button" className="button danger-outline" disabled={disabled} onClick={() => setAsking(true)}>
-        {label}
+      <button
+        type="button"
+        className={`button danger-outline${size}`}
+        aria-label={text ? label : undefined}
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+      >
+        {text ?? label}
       </button>
     );
   return (
     <span className="confirm" role="group" aria-label={label}>
       <button
         type="button"
-        className="button danger"
+        className={`button danger${size}`}
         autoFocus
         onClick={() => {
           setAsking(false);
@@ -161,7 +180,7 @@ export function ConfirmButton({
       >
         {confirmLabel}
       </button>
-      <button type="button" className="button ghost" onClick={() => setAsking(false)}>
+      <button type="button" className={`button ghost${size}`} onClick={() => setAsking(false)}>
         Keep
       </button>
     </span>

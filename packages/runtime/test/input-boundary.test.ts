@@ -1,0 +1,148 @@
+import { gzipSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import express from 'express';
+import { ApiError, DependencyUnavailableError } from '../src/api-error.ts';
+import { finishApp } from '../src/http.ts';
+import { createHttpServer } from '../src/http-server.ts';
+import { inputBoundary, jsonBody } from '../src/input-boundary.ts';
+
+class FakeStoreUnavailableError extends DependencyUnavailableError {
+  constructor() {
+    super('the fake store', 'ECONNREFUSED 127.0.0.1:1 (internal detail)');
+  }
+}
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  const app = express();
+  app.use(inputBoundary());
+  const api = express.Router();
+  api.use(jsonBody(1024));
+  api.get('/things/:id', (req, res) => void res.json({ id: req.params.id, q: req.query }));
+  api.post('/things', (req, res) => void res.json({ got: req.body as unknown }));
+  api.delete('/things/:id', (_req, res) => void res.status(204).end());
+  api.get('/down', () => {
+    throw new FakeStoreUnavailableError();
+  });
+  api.get('/refused', () => {
+    throw new ApiError('conflict', 'not now');
+  });
+  app.use('/api', api);
+  finishApp(app);
+  server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function call(path: string, init: RequestInit = {}) {
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? (JSON.parse(text) as { error: number; message: string }) : undefined,
+  };
+}
+const postJson = (body: string | Uint8Array, headers: Record<string, string> = {}) =>
+  call('/api/things', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+describe('input boundary: URLs', () => {
+  it.each([
+    ['/api/things/%zz', 'malformed percent-escape'],
+    ['/api/things/%', 'malformed percent-escape'],
+    ['/api/things/%ff', 'not UTF-8'],
+    ['/api/things/a%00b', 'U+0000'],
+    ['/api/things/1?x=%zz', 'query parameter "x" has a malformed percent-escape'],
+    ['/api/things/1?x=%c3%28', 'not UTF-8'],
+    ['/api/things/1?%01=1', 'control character U+0001'],
+  ])('%s → 400 code 1002 naming the problem', async (path, words) => {
+    const res = await call(path);
+    expect(res.status).toBe(400);
+    expect(res.body?.error).toBe(1002);
+    expect(res.body?.message).toContain(words);
+  });
+
+  it('lets clean escapes through, decoded', async () => {
+    const res = await call('/api/things/J%C3%A4net?x=a+b%2Bc');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: 'Jänet', q: { x: 'a b+c' } });
+  });
+});
+
+describe('input boundary: bodies', () => {
+  it('refuses a NUL or other control character in any string, naming the field', async () => {
+    const res = await postJson(JSON.stringify({ name: 'ok', nested: { street: 'a\u0000b' } }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 1000, message: 'body.nested.street contains the control character U+0000' });
+    const bell = await postJson(JSON.stringify(['fine', 'ring\u0007']));
+    expect(bell.body?.message).toBe('body[1] contains the control character U+0007');
+  });
+
+  it('keeps tabs and line breaks, which are text', async () => {
+    const res = await postJson(JSON.stringify({ note: 'a\tb\r\nc' }));
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses bytes that are not UTF-8 (400 code 1001) instead of storing U+FFFD', async () => {
+    const res = await postJson(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]));
+    expect(res).toMatchObject({ status: 400, body: { error: 1001, message: 'request body is not valid UTF-8' } });
+  });
+
+  it('undoes gzip within the limit, and answers 400 when the body is not gzip', async () => {
+    const ok = await postJson(gzipSync(JSON.stringify({ a: 'b' })), { 'content-encoding': 'gzip' });
+    expect(ok).toMatchObject({ status: 200, body: { got: { a: 'b' } } });
+    const plain = await postJson('{"a":"b"}', { 'content-encoding': 'gzip' });
+    expect(plain.status).toBe(400);
+    expect(plain.body?.error).toBe(1006);
+    expect(plain.body?.message).toContain('does not decode as its Content-Encoding says');
+    const bomb = await postJson(gzipSync(JSON.stringify({ a: 'x'.repeat(100_000) })), { 'content-encoding': 'gzip' });
+    expect(bomb).toMatchObject({ status: 413, body: { error: 1004 } });
+  });
+
+  it('answers 415 for a Content-Encoding it cannot undo', async () => {
+    const res = await postJson('{}', { 'content-encoding': 'compress' });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      error: 1003,
+      message: 'Content-Encoding "compress" is not supported here; send identity, gzip, deflate, br',
+    });
+  });
+
+  it('answers 400 code 1001 for malformed JSON', async () => {
+    expect(await postJson('{"a":')).toMatchObject({ status: 400, body: { error: 1001 } });
+  });
+});
+
+describe('routes that do not match', () => {
+  it('answers 405 with Allow derived from the routes, through nested routers', async () => {
+    const res = await call('/api/things/7', { method: 'PUT' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('DELETE, GET, HEAD');
+    expect(res.body).toEqual({ error: 1201, message: 'PUT is not allowed on /api/things/7; use DELETE, GET, HEAD' });
+    const list = await call('/api/things', { method: 'GET' });
+    expect(list.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 404 code 1200 for a path no route has', async () => {
+    expect(await call('/api/nothing')).toMatchObject({ status: 404, body: { error: 1200 } });
+  });
+});
+
+describe('errors carry their answer', () => {
+  it('a dependency error answers 503 with Retry-After and no internal detail', async () => {
+    const res = await call('/api/down');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.body).toEqual({ error: 1503, message: 'the fake store is unavailable, retry later' });
+  });
+
+  it('an ApiError answers with its own status and code', async () => {
+    expect(await call('/api/refused')).toMatchObject({ status: 409, body: { error: 1202, message: 'not now' } });
+  });
+});

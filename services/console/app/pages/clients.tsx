@@ -1,0 +1,194 @@
+/** API clients of the account: create (the secret shown once), rotate the secret, revoke. */
+import { useEffect, useState, type FormEvent } from 'react';
+import { createClient, listClients, revokeClient, rotateClientSecret, type ApiClient } from '../api.ts';
+import { Badge, Card, ConfirmButton, Empty, ErrorNotice, PageHeader, useAction } from '../components/ui.tsx';
+import { when } from '../format.ts';
+import { getConfig } from '../auth.ts';
+
+type Scope = 'read' | 'write';
+const SCOPES: { scope: Scope; help: string }[] = [
+  { scope: 'read', help: 'GET: results, batches, webhooks' },
+  { scope: 'write', help: 'trace, upload, erase, manage' },
+];
+
+interface Shown {
+  clientId: string;
+  secret: string;
+  rotated: boolean;
+}
+
+function Credentials({ shown, onDismiss }: { shown: Shown; onDismiss: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const tokenUrl = `${getConfig().issuer}/oauth/token`;
+  return (
+    <div className="notice secret" role="status">
+      <p>
+        <strong>{shown.rotated ? 'New client secret' : 'Client created'}</strong> — copy the secret now: it will not be
+        shown again.
+      </p>
+      <dl className="facts">
+        <div>
+          <dt>Client ID</dt>
+          <dd className="mono">{shown.clientId}</dd>
+        </div>
+        <div>
+          <dt>Client secret</dt>
+          <dd>
+            <input
+              className="secret-value mono"
+              readOnly
+              value={shown.secret}
+              aria-label="Client secret"
+              onFocus={(e) => e.target.select()}
+            />
+          </dd>
+        </div>
+        <div>
+          <dt>Token endpoint</dt>
+          <dd className="mono">{tokenUrl}</dd>
+        </div>
+      </dl>
+      <div className="secret-row">
+        <button
+          type="button"
+          className="button secondary"
+          onClick={() => void navigator.clipboard?.writeText(shown.secret).then(() => setCopied(true))}
+        >
+          {copied ? 'Copied' : 'Copy secret'}
+        </button>
+        <button type="button" className="button ghost" onClick={onDismiss}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function ClientsPage() {
+  const [clients, setClients] = useState<ApiClient[]>([]);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(['read']);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const load = useAction(async () => setClients(await listClients()));
+  useEffect(() => void load.run(), []);
+
+  const create = useAction(async () => {
+    const { client_secret, ...client } = await createClient({ name: name.trim(), scopes });
+    setClients((list) => [...list, client]);
+    setShown({ clientId: client.client_id, secret: client_secret, rotated: false });
+    setName('');
+  });
+  const rotate = useAction(async (id: string) => {
+    const { client_secret } = await rotateClientSecret(id);
+    setShown({ clientId: id, secret: client_secret, rotated: true });
+  });
+  const revoke = useAction(async (id: string) => {
+    await revokeClient(id);
+    setClients((list) => list.filter((c) => c.client_id !== id));
+    if (shown?.clientId === id) setShown(null);
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void create.run();
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="API clients"
+        lead="Credentials for your own programs: exchange the client ID and secret for an access token (client_credentials grant) and call the API as this account."
+      />
+      {shown && <Credentials shown={shown} onDismiss={() => setShown(null)} />}
+      <Card title="New client">
+        <form className="form-grid" onSubmit={submit}>
+          <label className="field">
+            <span>Client name</span>
+            <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <fieldset className="checks">
+            <legend>Scopes</legend>
+            {SCOPES.map(({ scope, help }) => (
+              <label key={scope} className="check">
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(scope)}
+                  onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
+                />
+                <span>
+                  <span className="mono">{scope}</span> <small className="muted">— {help}</small>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={create.busy || scopes.length === 0}>
+              Create client
+            </button>
+          </div>
+        </form>
+        <ErrorNotice error={create.error} />
+      </Card>
+      <Card title="Clients of this account">
+        <ErrorNotice error={load.error ?? rotate.error ?? revoke.error} />
+        {clients.length === 0 && !load.busy ? (
+          <Empty>No clients yet.</Empty>
+        ) : (
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Client ID</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Grants</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {clients.map((c) => (
+                  <tr key={c.client_id}>
+                    <td>{c.name}</td>
+                    <td className="mono">{c.client_id}</td>
+                    <td>
+                      {c.scopes.map((s) => (
+                        <Badge key={s} tone="info">
+                          {s}
+                        </Badge>
+                      ))}
+                    </td>
+                    <td className="muted">{c.grant_types.join(', ').replace(/_/g, ' ')}</td>
+                    <td className="nowrap">{when(c.created_at)}</td>
+                    <td className="actions-cell">
+                      <div className="row-actions">
+                        {!c.public && (
+                          <button
+                            type="button"
+                            className="button secondary small"
+                            aria-label={`Rotate secret of ${c.name}`}
+                            onClick={() => void rotate.run(c.client_id)}
+                          >
+                            Rotate secret
+                          </button>
+                        )}
+                        <ConfirmButton
+                          label={`Revoke ${c.name}`}
+                          text="Revoke"
+                          confirmLabel="Revoke for good"
+                          small
+                          onConfirm={() => void revoke.run(c.client_id)}
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}
