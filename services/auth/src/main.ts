@@ -17,7 +17,6 @@ import {
   metricsOptionsFrom,
   observabilityEnvSchema,
   observeHttp,
-  routeNotFound,
   startObservability,
 } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
