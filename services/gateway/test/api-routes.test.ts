@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/auth';
 import { createBatchesRouter } from '@skiptrace/batches';
-import { API_ROUTES } from '@skiptrace/contracts';
+import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
 import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createMemoryBus } from '@skiptrace/messaging';
 import { createHealth, silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { Express } from 'express';
-import request from 'supertest';
+import request, { type Response } from 'supertest';
 import { createGatewayService } from '../src/gateway.service.ts';
 import { testAuth } from './harness.ts';
 
@@ -32,7 +32,12 @@ function composeApi(db: Database, accounts: Accounts): Express {
     },
     routers: {
       '/': createBatchesRouter({ db, bus, auth: testAuth, logger }),
-      '/webhooks': createWebhooksRouter({ db, kv: createMemoryKeyValue(), logger, config: loadWebhookConfig({}) }),
+      '/webhooks': createWebhooksRouter({
+        db,
+        kv: createMemoryKeyValue(),
+        logger,
+        config: loadWebhookConfig({ SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: 'true' }),
+      }),
       '/clients': createClientsRouter({ accounts, requireScope: testAuth.requireScope, logger }),
     },
   });
@@ -201,5 +206,85 @@ describe('/api/v1/clients', () => {
     expect(denied.status).toBe(403);
     await request(app).get('/api/v1/clients').set('Authorization', 'Bearer alice:write').expect(403);
     await request(app).get('/api/v1/clients').expect(401);
+  });
+});
+
+/** The answer is one the route documents, and its JSON body parses with the documented schema. */
+function expectDocumented(route: RouteSpec, res: Response) {
+  const documented = route.responses[res.status];
+  expect({ operation: route.operationId, status: res.status, documented: documented !== undefined }).toEqual({
+    operation: route.operationId,
+    status: res.status,
+    documented: true,
+  });
+  if (documented?.schema) {
+    const parsed = documented.schema.safeParse(res.body);
+    expect({ operation: route.operationId, issues: parsed.error?.issues ?? [] }).toEqual({
+      operation: route.operationId,
+      issues: [],
+    });
+  }
+  return res;
+}
+
+describe('answers match the documented shapes', () => {
+  const api = (method: 'get' | 'post' | 'patch' | 'delete', path: string) =>
+    request(app)[method](`/api/v1${path}`).set('Authorization', ALICE_W);
+
+  it('skip trace, list, poll and erase', async () => {
+    const property = { street_address: '1 Main St', city: 'Austin', state: 'TX', zip_code: '78701' };
+    const traced = expectDocumented(skiptraceApi.skipTrace, await api('post', '/property/skiptrace').send(property));
+    expectDocumented(skiptraceApi.listSkipTraces, await api('get', '/property/skiptrace?limit=5'));
+    expectDocumented(skiptraceApi.getSkipTrace, await api('get', `/property/skiptrace/${traced.body.id}`));
+    expectDocumented(skiptraceApi.deletePlant, await api('delete', `/plants/${traced.body.id}`));
+  });
+
+  it('batches: submit, status, list, export, cancel, purge', async () => {
+    const csv = 'street_address,city,state,zip_code\n1 Main St,Austin,TX,78701\n,Austin,TX,1\n';
+    const submitted = expectDocumented(
+      batchesApi.submitBatch,
+      await api('post', '/property/skiptrace/batches').set('Content-Type', 'text/csv').send(csv),
+    );
+    const id = submitted.body.id as string;
+    expectDocumented(batchesApi.getBatch, await api('get', `/property/skiptrace/batches/${id}`));
+    expectDocumented(batchesApi.listBatches, await api('get', '/property/skiptrace/batches'));
+    expectDocumented(batchesApi.exportBatch, await api('get', `/property/skiptrace/batches/${id}/results`));
+    expectDocumented(batchesApi.cancelBatch, await api('delete', `/property/skiptrace/batches/${id}`));
+    expectDocumented(batchesApi.cancelBatch, await api('delete', `/property/skiptrace/batches/${id}?purge=true`));
+  });
+
+  it('webhooks: endpoints, test event, deliveries, replay, recover', async () => {
+    const created = expectDocumented(
+      webhooksApi.createWebhookEndpoint,
+      await api('post', '/webhooks/endpoints').send({ url: 'http://127.0.0.1:18799/hook' }),
+    );
+    const id = created.body.id as string;
+    expectDocumented(webhooksApi.listWebhookEndpoints, await api('get', '/webhooks/endpoints'));
+    expectDocumented(webhooksApi.getWebhookEndpoint, await api('get', `/webhooks/endpoints/${id}`));
+    expectDocumented(
+      webhooksApi.updateWebhookEndpoint,
+      await api('patch', `/webhooks/endpoints/${id}`).send({ description: 'CRM' }),
+    );
+    expectDocumented(webhooksApi.rotateWebhookSecret, await api('post', `/webhooks/endpoints/${id}/rotate-secret`));
+    const test = expectDocumented(webhooksApi.testWebhookEndpoint, await api('post', `/webhooks/endpoints/${id}/test`));
+    expectDocumented(webhooksApi.listWebhookDeliveries, await api('get', `/webhooks/endpoints/${id}/deliveries`));
+    expectDocumented(webhooksApi.getWebhookDelivery, await api('get', `/webhooks/deliveries/${test.body.id}`));
+    const replay = await api('post', `/webhooks/deliveries/${test.body.id}/replay`);
+    expect([202, 409]).toContain(replay.status);
+    if (replay.status === 202) expectDocumented(webhooksApi.replayWebhookDelivery, replay);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    expectDocumented(
+      webhooksApi.recoverWebhookDeliveries,
+      await api('post', `/webhooks/endpoints/${id}/recover?since=${encodeURIComponent(since)}`),
+    );
+    expectDocumented(webhooksApi.deleteWebhookEndpoint, await api('delete', `/webhooks/endpoints/${id}`));
+  });
+
+  it('API clients: list, create, rotate, revoke', async () => {
+    const created = expectDocumented(clientsApi.createApiClient, await api('post', '/clients').send({ name: 'shape' }));
+    expectDocumented(clientsApi.listApiClients, await api('get', '/clients'));
+    const id = created.body.client_id as string;
+    expectDocumented(clientsApi.rotateApiClientSecret, await api('post', `/clients/${id}/rotate-secret`));
+    expectDocumented(clientsApi.revokeApiClient, await api('delete', `/clients/${id}`));
   });
 });
