@@ -32,6 +32,11 @@ export const BatchWorkerConfig = z.object({
   sweepIntervalMs: int(0).default(30_000),
   /** A chunk handed to the broker this long ago and not done is published again, ms. Default 300,000. */
   staleChunkMs: int(1).default(300_000),
+  /**
+   * Dispatches of one chunk job (the first publish and the sweep's republishes) before its
+   * batch is failed as unable to progress. Default 5 (with staleChunkMs: about 25 minutes).
+   */
+  maxChunkDispatches: int(1).default(5),
   /** An upload still receiving after this long is abandoned and deleted, ms. Default 3,600,000. */
   abandonedUploadMs: int(1).default(3_600_000),
 });
@@ -85,6 +90,11 @@ export const batchWorkerEnv = {
     'staleChunkMs',
     'a chunk handed to the broker this long ago and not done is published again, ms',
   ),
+  BATCH_MAX_CHUNK_DISPATCHES: fromConfig(
+    BatchWorkerConfig,
+    'maxChunkDispatches',
+    "dispatches of one chunk job (first publish and the sweep's republishes) before its batch is failed as unable to progress",
+  ),
   BATCH_ABANDONED_UPLOAD_MS: fromConfig(
     BatchWorkerConfig,
     'abandonedUploadMs',
@@ -114,5 +124,6 @@ export function batchWorkerConfigFrom(env: Parsed<typeof batchWorkerEnv>): Batch
     sweepIntervalMs: env.BATCH_SWEEP_INTERVAL_MS,
     staleChunkMs: env.BATCH_STALE_CHUNK_MS,
     abandonedUploadMs: env.BATCH_ABANDONED_UPLOAD_MS,
+    maxChunkDispatches: env.BATCH_MAX_CHUNK_DISPATCHES,
   };
 }

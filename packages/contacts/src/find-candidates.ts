@@ -1,14 +1,54 @@
 /**
- * The worker's lookup: every stored contact at the given address keys, with each phone's
- * Do-Not-Call and litigator flags resolved against `suppression`. Set-based: two queries
- * for any number of keys (contacts by `address_key = ANY($1)`, then the suppression rows
- * of all their numbers by `number = ANY($1)`), so a batch chunk of hundreds of properties
- * costs two round trips. (One statement with a per-phone subquery was tried: its cost
- * estimate, 100 rows per jsonb_array_elements, crossed jit_above_cost and JIT compilation
- * took 250 ms of a 360 ms 500-key lookup.)
+ * The worker's lookup, in two steps.
+ *
+ * findCandidates: every stored contact a query could be, found by three blocking keys
+ * (docs/matching.md) — the exact address key; the same ZIP5 and house number (a
+ * misspelt street); the same state, city and house number (a wrong ZIP). One statement for
+ * the whole batch: the queries' keys are unnest'ed arrays and each key probes the indexes
+ * of migration 022 from a LATERAL subquery with a LIMIT. The LATERAL reference rules out a
+ * hash join, and the LIMIT bounds the candidates per query, so an index scan per query is
+ * the only sensible plan even before the table has statistics. Candidates come back with
+ * their names and keys; phones, e-mails and source only for rows at the query's exact
+ * address key (most answers), the others are read by loadContactDetails when chosen.
+ *
+ * loadContactDetails: the chosen contacts' phones with Do-Not-Call and litigator flags
+ * (one query on `suppression` by `number = ANY($1)`, plus one by id for chosen rows found
+ * off the exact address key). So a batch chunk of hundreds of properties costs two round
+ * trips in the common case, three when a misspelt address matched.
  */
 import type { Phone } from '@skiptrace/contracts';
 import type { Sql } from '@skiptrace/storage';
+
+/** What a query is looked up by (@skiptrace/matching blockingKeys). */
+export interface CandidateQuery {
+  /** NUMBER|STREET|ZIP5. */
+  addressKey: string;
+  /** House number (first field of the address key). */
+  number: string;
+  zip5: string | null;
+  state: string | null;
+  city: string;
+}
+
+/** Candidates per query and block (see CANDIDATE_LIMITS). */
+export interface CandidateLimits {
+  /** Rows at the exact address key (a household, or a building without unit numbers). */
+  address: number;
+  /** Rows at the same ZIP5 and house number on another street spelling. */
+  zipNumber: number;
+  /** Rows at the same state, city and house number in another ZIP. */
+  cityNumber: number;
+}
+
+export const CANDIDATE_LIMITS: CandidateLimits = { address: 200, zipNumber: 25, cityNumber: 25 };
+
+export interface ContactDetails {
+  /** In the file's order; dnc/litigator reflect the suppression lists at query time. */
+  phones: Phone[];
+  emails: string[];
+  /** The import's source label. */
+  source: string;
+}
 
 export interface ContactCandidate {
   /** contacts.id (int8, as a string). */
@@ -18,97 +58,168 @@ export interface ContactCandidate {
   unitKey: string;
   firstName: string;
   lastName: string;
-  /** Normalised names as stored at import (for the name scorer). */
-  firstNorm: string;
-  lastNorm: string;
   /** Standardised street line, city, USPS state code and ZIP5 as stored. */
   streetAddress: string;
   city: string;
   state: string;
   zip5: string;
-  /** In the file's order; dnc/litigator reflect the suppression lists at query time. */
-  phones: Phone[];
-  emails: string[];
-  /** The import's source label. */
-  source: string;
 }
-
-interface CandidateRow {
-  id: string;
-  address_key: string;
-  unit_key: string;
-  first_name: string;
-  last_name: string;
-  first_norm: string;
-  last_norm: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip5: string;
-  phones: StoredPhone[];
-  emails: string[];
-  source: string;
-}
-
-const CONTACTS_SQL = `
-SELECT id, address_key, unit_key, first_name, last_name, first_norm, last_norm,
-       street_address, city, state, zip5, phones, emails, source
-FROM contacts
-WHERE address_key = ANY($1::text[])
-ORDER BY address_key, id`;
-
-// Both kinds listed so the (kind, number) primary key serves the lookup.
-const SUPPRESSION_SQL = `
-SELECT kind, number FROM suppression
-WHERE kind IN ('dnc', 'litigator') AND number = ANY($1::text[])`;
 
 interface StoredPhone {
   number: string;
   type: Phone['type'];
 }
 
+interface StoredDetails {
+  phones: StoredPhone[];
+  emails: string[];
+  source: string;
+}
+
+interface CandidateRow {
+  i: string;
+  id: string;
+  address_key: string;
+  unit_key: string;
+  first_name: string;
+  last_name: string;
+  street_address: string;
+  city: string;
+  state: string;
+  zip5: string;
+  phones: StoredPhone[] | null;
+  emails: string[] | null;
+  source: string | null;
+}
+
+const COLUMNS =
+  'id, address_key, unit_key, first_name, last_name, street_address, city, state, zip5, phones, emails, source';
+const HOUSE_NUMBER = `split_part(address_key, '|', 1)`;
+
+// The exact-key branch names ZIP and number too, so that without statistics its estimate
+// is a handful of rows (index), not 0.5 % of the table.
+const CANDIDATES_SQL = `
+SELECT q.i, c.id, c.address_key, c.unit_key, c.first_name, c.last_name, c.street_address, c.city, c.state, c.zip5,
+       CASE WHEN c.address_key = q.akey THEN c.phones END AS phones,
+       CASE WHEN c.address_key = q.akey THEN c.emails END AS emails,
+       CASE WHEN c.address_key = q.akey THEN c.source END AS source
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS q(akey, hn, zip5, state, city, i)
+CROSS JOIN LATERAL (
+  (SELECT ${COLUMNS} FROM contacts
+    WHERE zip5 = q.zip5 AND ${HOUSE_NUMBER} = q.hn AND address_key = q.akey LIMIT $6::int)
+  UNION ALL
+  (SELECT ${COLUMNS} FROM contacts
+    WHERE zip5 = q.zip5 AND ${HOUSE_NUMBER} = q.hn AND address_key <> q.akey LIMIT $7::int)
+  UNION ALL
+  (SELECT ${COLUMNS} FROM contacts
+    WHERE state = q.state AND city = q.city AND ${HOUSE_NUMBER} = q.hn AND zip5 IS DISTINCT FROM q.zip5
+    LIMIT $8::int)
+) c`;
+
+const DETAILS_SQL = 'SELECT id, phones, emails, source FROM contacts WHERE id = ANY($1::int8[])';
+
+// Both kinds listed so the (kind, number) primary key serves the lookup.
+const SUPPRESSION_SQL = `
+SELECT kind, number FROM suppression
+WHERE kind IN ('dnc', 'litigator') AND number = ANY($1::text[])`;
+
+/** Rows of a query's exact address key remember their details for loadContactDetails. */
+const detailsOf = new WeakMap<ContactCandidate, StoredDetails>();
+
+function byId(a: ContactCandidate, b: ContactCandidate): number {
+  return a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 /**
- * Contacts per address key. Every requested key is present in the result (an empty array
- * when nothing is stored there); within a key, rows come in import order.
+ * Candidates per query, in the queries' order (an empty array when nothing is near);
+ * within a query, in import order (id). Queries without a house number find nothing.
  */
 export async function findCandidates(
   db: Sql,
-  addressKeys: readonly string[],
-): Promise<Map<string, ContactCandidate[]>> {
-  const keys = [...new Set(addressKeys)];
-  const byKey = new Map<string, ContactCandidate[]>(keys.map((key) => [key, []]));
-  if (keys.length === 0) return byKey;
-  const { rows } = await db.query<CandidateRow>(CONTACTS_SQL, [keys]);
+  queries: readonly CandidateQuery[],
+  limits: CandidateLimits = CANDIDATE_LIMITS,
+): Promise<ContactCandidate[][]> {
+  const out: ContactCandidate[][] = queries.map(() => []);
+  const index: number[] = [];
+  for (let i = 0; i < queries.length; i++) if ((queries[i] as CandidateQuery).number !== '') index.push(i);
+  if (index.length === 0) return out;
+  const pick = (field: keyof CandidateQuery): (string | null)[] =>
+    index.map((i) => (queries[i] as CandidateQuery)[field]);
+  const { rows } = await db.query<CandidateRow>(CANDIDATES_SQL, [
+    pick('addressKey'),
+    pick('number'),
+    pick('zip5'),
+    pick('state'),
+    pick('city'),
+    limits.address,
+    limits.zipNumber,
+    limits.cityNumber,
+  ]);
+  const seen = queries.map(() => new Set<string>());
+  for (const row of rows) {
+    const at = index[Number(row.i) - 1] as number;
+    // A row can be in two blocks of one query only when its keys are inconsistent; once.
+    if ((seen[at] as Set<string>).has(row.id)) continue;
+    (seen[at] as Set<string>).add(row.id);
+    const candidate: ContactCandidate = {
+      id: row.id,
+      addressKey: row.address_key,
+      unitKey: row.unit_key,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      streetAddress: row.street_address,
+      city: row.city,
+      state: row.state,
+      zip5: row.zip5,
+    };
+    if (row.phones !== null) {
+      detailsOf.set(candidate, { phones: row.phones, emails: row.emails ?? [], source: row.source ?? '' });
+    }
+    (out[at] as ContactCandidate[]).push(candidate);
+  }
+  for (const list of out) list.sort(byId);
+  return out;
+}
+
+/**
+ * Phones (with suppression flags), e-mails and source of the given candidates (from
+ * findCandidates), by contact id. A contact deleted since it was found is left out.
+ */
+export async function loadContactDetails(
+  db: Sql,
+  candidates: Iterable<ContactCandidate>,
+): Promise<Map<string, ContactDetails>> {
+  const stored = new Map<string, StoredDetails>();
+  const missing: string[] = [];
+  for (const candidate of candidates) {
+    const details = detailsOf.get(candidate);
+    if (details !== undefined) stored.set(candidate.id, details);
+    else if (!stored.has(candidate.id)) missing.push(candidate.id);
+  }
+  if (missing.length > 0) {
+    const { rows } = await db.query<StoredDetails & { id: string }>(DETAILS_SQL, [missing]);
+    for (const { id, phones, emails, source } of rows) stored.set(id, { phones, emails, source });
+  }
   const numbers = new Set<string>();
-  for (const row of rows) for (const phone of row.phones) numbers.add(phone.number);
+  for (const details of stored.values()) for (const phone of details.phones) numbers.add(phone.number);
   const dnc = new Set<string>();
   const litigator = new Set<string>();
   if (numbers.size > 0) {
     const flagged = await db.query<{ kind: string; number: string }>(SUPPRESSION_SQL, [[...numbers]]);
     for (const { kind, number } of flagged.rows) (kind === 'dnc' ? dnc : litigator).add(number);
   }
-  for (const row of rows) {
-    byKey.get(row.address_key)?.push({
-      id: row.id,
-      addressKey: row.address_key,
-      unitKey: row.unit_key,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      firstNorm: row.first_norm,
-      lastNorm: row.last_norm,
-      streetAddress: row.street_address,
-      city: row.city,
-      state: row.state,
-      zip5: row.zip5,
-      phones: row.phones.map(({ number, type }) => ({
+  const out = new Map<string, ContactDetails>();
+  for (const [id, details] of stored) {
+    out.set(id, {
+      phones: details.phones.map(({ number, type }) => ({
         number,
         type,
         dnc: dnc.has(number),
         litigator: litigator.has(number),
       })),
-      emails: row.emails,
-      source: row.source,
+      emails: details.emails,
+      source: details.source,
     });
   }
-  return byKey;
+  return out;
 }

@@ -1,14 +1,14 @@
 /**
  * @skiptrace/contacts: the contact store the worker searches (findCandidates) and the
  * operator's bulk loaders (importContacts, importSuppression). Tables: migrations
- * 020_contacts.sql (contacts, suppression) and 021_contacts_cheaper_indexes.sql. Formats: docs/contact-data.md.
+ * 020_contacts.sql (contacts, suppression) and 021_contacts_cheaper_indexes.sql, 022_contacts_blocking.sql. Formats: docs/contact-data.md.
  */
 export { importContacts, DEFAULT_BATCH_SIZE } from './import-contacts.ts';
 export type { ContactFormat, ImportContactsOptions, ImportCounts } from './import-contacts.ts';
 export { importSuppression } from './import-suppression.ts';
 export type { ImportSuppressionOptions, SuppressionKind } from './import-suppression.ts';
-export { findCandidates } from './find-candidates.ts';
-export type { ContactCandidate } from './find-candidates.ts';
+export { CANDIDATE_LIMITS, findCandidates, loadContactDetails } from './find-candidates.ts';
+export type { CandidateLimits, CandidateQuery, ContactCandidate, ContactDetails } from './find-candidates.ts';
 export { ImportFormatError, resolveColumns } from './columns.ts';
 export type { ColumnLayout } from './columns.ts';
 export type { ImportSource } from './text-chunks.ts';

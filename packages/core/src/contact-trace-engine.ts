@@ -1,52 +1,89 @@
 import type { Property, TraceResult } from '@skiptrace/contracts';
-import { findCandidates, type ContactCandidate } from '@skiptrace/contacts';
-import { buildMatchQuery, rankCandidates, type MatchQuery } from '@skiptrace/matching';
+import { findCandidates, loadContactDetails, type CandidateLimits, type ContactCandidate } from '@skiptrace/contacts';
+import { blockingKeys, buildMatchQuery, rankCandidates, type RankedCandidate } from '@skiptrace/matching';
 import type { Sql } from '@skiptrace/storage';
 import type { TraceEngine, TraceOutcome } from './trace-engine.ts';
 
-/** Most people returned for one property (a household rarely has more adults). */
-const MAX_PEOPLE = 10;
+/** Most people returned for one property by default (see ContactTraceEngineOptions.maxPeople). */
+export const DEFAULT_MAX_PEOPLE = 10;
+
+export interface ContactTraceEngineOptions {
+  /**
+   * Most people returned for one property (default 10). An address-only query returns
+   * every adult on file there who matches; when more match, the best `maxPeople` are
+   * returned and the outcome's `matched` says how many there were.
+   */
+  maxPeople?: number;
+  /** Candidates read per query and block (default CANDIDATE_LIMITS of @skiptrace/contacts). */
+  candidateLimits?: CandidateLimits;
+}
 
 const NO_ADDRESS = 'no contact on file at this address';
 const NO_NAME = 'people live at this address but none matches the owner name given';
 
-function outcomeOf(query: MatchQuery, candidates: ContactCandidate[]): TraceOutcome {
-  if (candidates.length === 0) return { status: 'no_match', results: [], error: NO_ADDRESS };
-  const ranked = rankCandidates(
-    query,
-    candidates.map((c) => ({
-      first_name: c.firstName,
-      last_name: c.lastName,
-      address_key: c.addressKey,
-      unit_key: c.unitKey,
-      c,
-    })),
-  );
-  if (ranked.length === 0) return { status: 'no_match', results: [], error: NO_NAME };
-  const results: TraceResult[] = ranked.slice(0, MAX_PEOPLE).map(({ candidate: { c }, confidence, reasons }) => ({
-    first_name: c.firstName,
-    last_name: c.lastName,
-    confidence,
-    reasons,
-    phones: c.phones,
-    emails: c.emails,
-  }));
-  return { status: 'completed', results };
-}
+type Ranked = RankedCandidate<{
+  first_name: string;
+  last_name: string;
+  address_key: string;
+  unit_key: string;
+  city: string;
+  c: ContactCandidate;
+}>;
 
 /**
- * The production trace engine: standardises the address to its matching key, loads the
- * contacts stored at that key (with DNC and litigator flags), and ranks them against the
- * owner name when one is given. One query serves a whole batch chunk.
+ * The production trace engine: standardises each address, finds the contacts stored at or
+ * near it by the blocking keys (one query for the whole batch), scores them against the
+ * owner name when one is given (docs/matching.md), then reads the chosen people's phones
+ * with their DNC and litigator flags (one more query).
  */
-export function createContactTraceEngine(db: Sql): TraceEngine {
+export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOptions = {}): TraceEngine {
+  const maxPeople = options.maxPeople ?? DEFAULT_MAX_PEOPLE;
   async function traceMany(properties: Property[]): Promise<TraceOutcome[]> {
     const queries = properties.map((p) => buildMatchQuery(p));
-    const byKey = await findCandidates(
+    const found = await findCandidates(
       db,
-      queries.map((q) => q.address.key),
+      queries.map((q) => blockingKeys(q.address)),
+      options.candidateLimits,
     );
-    return queries.map((q) => outcomeOf(q, byKey.get(q.address.key) ?? []));
+    const ranked: Ranked[][] = queries.map((query, i) =>
+      rankCandidates(
+        query,
+        (found[i] as ContactCandidate[]).map((c) => ({
+          first_name: c.firstName,
+          last_name: c.lastName,
+          address_key: c.addressKey,
+          unit_key: c.unitKey,
+          city: c.city,
+          c,
+        })),
+      ),
+    );
+    const chosen = ranked.flatMap((list) => list.slice(0, maxPeople).map((r) => r.candidate.c));
+    const details = chosen.length === 0 ? new Map() : await loadContactDetails(db, chosen);
+    return ranked.map((list, i): TraceOutcome => {
+      if (list.length === 0) {
+        const nearby = (found[i] as ContactCandidate[]).length > 0;
+        return { status: 'no_match', results: [], error: nearby ? NO_NAME : NO_ADDRESS };
+      }
+      const results: TraceResult[] = [];
+      for (const { candidate, confidence, reasons } of list.slice(0, maxPeople)) {
+        const { c } = candidate;
+        const more = details.get(c.id);
+        if (more === undefined) continue; // deleted since it was found
+        results.push({
+          first_name: c.firstName,
+          last_name: c.lastName,
+          confidence,
+          reasons,
+          phones: more.phones,
+          emails: more.emails,
+        });
+      }
+      if (results.length === 0) return { status: 'no_match', results: [], error: NO_ADDRESS };
+      return list.length > maxPeople
+        ? { status: 'completed', results, matched: list.length }
+        : { status: 'completed', results };
+    });
   }
   return {
     traceMany,

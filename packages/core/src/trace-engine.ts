@@ -5,6 +5,8 @@ export interface TraceOutcome {
   results: TraceResult[];
   /** Why nothing matched (no_match), in words a caller can act on. */
   error?: string;
+  /** How many people matched when more did than `results` holds (the engine's cap). */
+  matched?: number;
 }
 
 /**

@@ -1,39 +1,71 @@
-/** Nickname equivalence over NICKNAME_GROUPS: one hop, symmetric, never transitive. */
+/**
+ * Given-name equivalence: one hop, symmetric, never transitive. Three sources, all
+ * shipped in this package:
+ *
+ * 1. tables/nicknames-odu.ts — the Old Dominion University nickname lookup
+ *    (carltonnorthern/nicknames, Apache-2.0; see NOTICE). Each line is a name followed
+ *    by its nicknames or related names; the first name is linked to each of the others,
+ *    in both directions (not the others to each other: "bill,william,billy,robert").
+ * 2. tables/nicknames.ts — our own groups (English nicknames and common spellings).
+ * 3. tables/nicknames-es.ts — Spanish-language hypocoristics.
+ *
+ * In the two group tables, any two names of one group are linked. So AL links ALBERT
+ * and ALAN to AL, but ALBERT is never linked to ALAN through it.
+ */
 import { NICKNAME_GROUPS } from './tables/nicknames.ts';
+import { ODU_NICKNAMES_CSV } from './tables/nicknames-odu.ts';
+import { SPANISH_NICKNAME_GROUPS } from './tables/nicknames-es.ts';
 
-const GROUPS_BY_NAME: ReadonlyMap<string, readonly number[]> = (() => {
-  const map = new Map<string, number[]>();
-  NICKNAME_GROUPS.forEach((group, id) => {
-    for (const name of new Set(group.split(' '))) {
-      const ids = map.get(name);
-      if (ids === undefined) map.set(name, [id]);
-      else ids.push(id);
+const LINKS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const links = new Map<string, Set<string>>();
+  const link = (a: string, b: string): void => {
+    if (a === b || a === '' || b === '') return;
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const set = links.get(x);
+      if (set === undefined) links.set(x, new Set([y]));
+      else set.add(y);
     }
-  });
-  return map;
+  };
+  for (const line of ODU_NICKNAMES_CSV.split('\n')) {
+    // Names are compared as nameTokens leaves them: upper case, letters only ("k.c." → KC).
+    const names = line.split(',').map((name) => name.toUpperCase().replace(/[^A-Z]/g, ''));
+    const head = names[0] ?? '';
+    for (const other of names.slice(1)) link(head, other);
+  }
+  for (const group of [...NICKNAME_GROUPS, ...SPANISH_NICKNAME_GROUPS]) {
+    const names = group.split(' ');
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) link(names[i] as string, names[j] as string);
+    }
+  }
+  return links;
 })();
 
-/** True when some single group holds both names (BOB~ROBERT, BOBBY~ROB; ALBERT≁ALAN). */
+/** True when the two (upper-case) names are linked by one of the tables. */
 export function areNicknames(a: string, b: string): boolean {
   if (a === b) return true;
-  const groupsA = GROUPS_BY_NAME.get(a);
-  const groupsB = GROUPS_BY_NAME.get(b);
-  if (groupsA === undefined || groupsB === undefined) return false;
-  for (const id of groupsA) if (groupsB.includes(id)) return true;
-  return false;
+  return LINKS.get(a)?.has(b) ?? false;
 }
 
-/** The formal names (first word of each group) that `name` belongs to: LIZ → [ELIZABETH]. */
+/** The formal names (first word of each group table entry) that `name` belongs to: LIZ → [ELIZABETH]. */
 export function formalNamesFor(name: string): string[] {
-  const ids = GROUPS_BY_NAME.get(name) ?? [];
-  return ids.map((id) => (NICKNAME_GROUPS[id] as string).split(' ')[0] as string);
+  const out: string[] = [];
+  for (const group of [...NICKNAME_GROUPS, ...SPANISH_NICKNAME_GROUPS]) {
+    const names = group.split(' ');
+    if (names.includes(name)) out.push(names[0] as string);
+  }
+  return out;
 }
 
-/** Every other name sharing a group with `name` (used by the demo generator and tests). */
+/** Every name linked to `name` (used by tests and the demo generator). */
 export function nicknamesOf(name: string): string[] {
-  const out = new Set<string>();
-  for (const id of GROUPS_BY_NAME.get(name) ?? []) {
-    for (const other of (NICKNAME_GROUPS[id] as string).split(' ')) if (other !== name) out.add(other);
-  }
-  return [...out];
+  return [...(LINKS.get(name) ?? [])];
+}
+
+/** Number of distinct names the tables know. */
+export function nicknameTableSize(): number {
+  return LINKS.size;
 }

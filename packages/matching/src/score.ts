@@ -1,41 +1,39 @@
 /**
- * Candidate scoring: is this contact record the person the caller asked about?
+ * Candidate scoring: is this stored contact the person the caller asked about?
  *
- * Additive, Fellegi–Sunter-flavoured weights on a 0..1 confidence (README.md has the
- * table). The address is a gate, not a weight: only records whose NUMBER|STREET|ZIP5 key
- * equals the query's are candidates at all. Within the address, the unit and the names
- * move confidence up or down from ADDRESS_BASE. A wrong person's phone is the costly
- * error in skip tracing (research §3.3), so a contradicted first or last name always
- * lands below MATCH_THRESHOLD, even when everything else agrees.
+ * Fellegi–Sunter (docs/matching.md). Each field comparison (compare.ts) lands on an
+ * agreement level; each level carries a match weight log2(m/u) from MODEL (estimated on
+ * generated data by bench/estimate-weights.ts and recorded in tables/model.ts). A
+ * candidate's weight is the sum over fields. Weights become a calibrated probability:
+ *
+ * - a query with a first name asks for ONE person, so the candidates compete: with
+ *   s = slope·weight + intercept, P(candidate i) = 2^s_i / (1 + Σ_j 2^s_j), the 1 being
+ *   "the person is not on file". Records of one person (same names at the same door)
+ *   count once together.
+ * - an address-only or last-name-only query asks who lives there: each candidate is
+ *   scored on its own, P = 1 / (1 + 2^-s).
+ *
+ * Contradicting evidence is never outweighed: a different house number or street (not a
+ * candidate at all), a different unit on both sides, or a first or last name that
+ * disagrees beyond a typo, nickname or initial keeps a candidate below MATCH_THRESHOLD.
  */
 import { standardizeAddress } from './address.ts';
 import type { AddressInput, StandardAddress } from './address.ts';
+import { compareCity, compareStreet, compareUnit, compareZip, streetForms } from './compare.ts';
+import type { CityLevel, FirstLevel, LastLevel, StreetForms, StreetLevel, UnitLevel, ZipLevel } from './compare.ts';
 import { compareNames, normalizePerson } from './names.ts';
-import type { FieldLevel, NormalizedPerson } from './names.ts';
+import type { NormalizedPerson } from './names.ts';
+import { parseStreetLine } from './street.ts';
+import { MODEL } from './tables/model.ts';
 
-/** Records at or above this confidence are returned as matches. */
-export const MATCH_THRESHOLD = 0.6;
+/** Records at or above this probability are returned as matches (docs/matching.md). */
+export const MATCH_THRESHOLD = MODEL.threshold;
 
-export const WEIGHTS = {
-  /** Same house number, street and ZIP5, no name evidence: the household-level answer. */
-  addressBase: 0.7,
-  unitMatch: 0.05,
-  /** One side gives a unit, the other none (common: lead lists drop "Apt"). */
-  unitMissing: -0.05,
-  /** Both give a unit and they differ: a different dwelling. */
-  unitMismatch: -0.4,
-  last: { exact: 0.15, compound: 0.1, typo: 0.08, swapped: 0.08, nickname: 0, initial: 0, mismatch: -0.35, absent: 0 },
-  first: {
-    exact: 0.12,
-    nickname: 0.1,
-    typo: 0.07,
-    swapped: 0.07,
-    initial: 0.05,
-    compound: 0,
-    mismatch: -0.35,
-    absent: 0,
-  },
-} as const;
+/** The match weights (bits) per field and level, and the calibration. */
+export const WEIGHTS = MODEL;
+
+/** Below the threshold whatever else agrees (contradicting evidence). */
+const REJECTED = 0;
 
 export interface MatchQuery {
   address: StandardAddress;
@@ -51,10 +49,22 @@ export interface CandidateRecord {
   address_key: string;
   /** `StandardAddress.unitKey` of the record's address. */
   unit_key: string;
+  /** Normalised city as stored (normalizeCity); compared when given. */
+  city?: string | null;
+}
+
+export interface FieldLevels {
+  street: StreetLevel;
+  zip: ZipLevel;
+  city: CityLevel;
+  unit: UnitLevel;
+  first: FirstLevel;
+  last: LastLevel;
+  swapped: boolean;
 }
 
 export interface CandidateScore {
-  /** 0..1, rounded to 3 decimals. */
+  /** Calibrated probability 0..1 (3 decimals) that this is the person asked for (or, address-only, lives there). */
   confidence: number;
   reasons: string[];
 }
@@ -63,9 +73,30 @@ export interface RankedCandidate<T extends CandidateRecord> extends CandidateSco
   candidate: T;
 }
 
+/** The blocking keys a query is looked up by (packages/contacts findCandidates). */
+export interface BlockingKeys {
+  /** NUMBER|STREET|ZIP5. */
+  addressKey: string;
+  /** House number (first field of the address key). */
+  number: string;
+  zip5: string | null;
+  state: string | null;
+  city: string;
+}
+
 /** The key fields to store beside a contact row so it can be scored later. */
 export function candidateKeys(address: StandardAddress): Pick<CandidateRecord, 'address_key' | 'unit_key'> {
   return { address_key: address.key, unit_key: address.unitKey };
+}
+
+export function blockingKeys(address: StandardAddress): BlockingKeys {
+  return {
+    addressKey: address.key,
+    number: address.number,
+    zip5: address.zip5,
+    state: address.state,
+    city: address.city,
+  };
 }
 
 /** Standardises a raw request ({street_address, city, state, zip_code, first/last name}). */
@@ -83,38 +114,145 @@ function unitOf(unitKey: string, key: string): string {
   return unitKey.length > key.length ? unitKey.slice(key.length + 1) : '';
 }
 
-function scorePrepared(address: StandardAddress, name: NormalizedPerson, candidate: CandidateRecord): CandidateScore {
-  if (address.number === '' || address.streetName === '' || address.zip5 === null) {
-    return { confidence: 0, reasons: ['address_incomplete'] };
-  }
-  if (candidate.address_key !== address.key) return { confidence: 0, reasons: ['address_mismatch'] };
-  const reasons = ['address_exact'];
-  let confidence: number = WEIGHTS.addressBase;
-
-  const queryUnit = unitOf(address.unitKey, address.key);
-  const candidateUnit = unitOf(candidate.unit_key, candidate.address_key);
-  if (queryUnit !== '' || candidateUnit !== '') {
-    if (queryUnit === candidateUnit) {
-      reasons.push('unit_match');
-      confidence += WEIGHTS.unitMatch;
-    } else if (queryUnit === '' || candidateUnit === '') {
-      reasons.push('unit_missing');
-      confidence += WEIGHTS.unitMissing;
-    } else {
-      reasons.push('unit_mismatch');
-      confidence += WEIGHTS.unitMismatch;
-    }
-  }
-
-  const names = compareNames(name, normalizePerson(candidate.first_name, candidate.last_name));
-  reasons.push(...names.reasons);
-  confidence += WEIGHTS.last[names.last as FieldLevel] + WEIGHTS.first[names.first as FieldLevel];
-  return { confidence: Math.round(Math.min(1, Math.max(0, confidence)) * 1000) / 1000, reasons };
+/** A query prepared once for scoring many candidates. */
+interface Prepared {
+  address: StandardAddress;
+  street: StreetForms;
+  unit: string;
+  person: NormalizedPerson;
+  /** A first name was given: candidates compete for being the one person. */
+  named: boolean;
+  complete: boolean;
 }
 
-/** Scores one candidate record against a standardised query (see WEIGHTS). */
+function prepare(query: MatchQuery): Prepared {
+  const { address } = query;
+  const person = normalizePerson(query.first_name, query.last_name);
+  return {
+    address,
+    street: streetForms(address, address.street),
+    unit: unitOf(address.unitKey, address.key),
+    person,
+    named: person.first.length > 0 && !person.entity,
+    complete: address.number !== '' && address.streetName !== '' && (address.zip5 !== null || address.city !== ''),
+  };
+}
+
+/** Street forms of a stored address key, parsed once per key. */
+const MAX_PARSED = 20_000;
+const parsedKeys = new Map<string, StreetForms>();
+
+function recordStreet(key: string): StreetForms {
+  let forms = parsedKeys.get(key);
+  if (forms === undefined) {
+    const [number = '', street = ''] = key.split('|');
+    forms = streetForms(parseStreetLine(`${number} ${street}`), street);
+    if (parsedKeys.size >= MAX_PARSED) parsedKeys.clear();
+    parsedKeys.set(key, forms);
+  }
+  return forms;
+}
+
+interface Evaluated {
+  /** Sum of match weights (bits); meaningless when rejected. */
+  weight: number;
+  rejected: boolean;
+  reasons: string[];
+  /** Identity of the person behind the record (names and door), for grouping duplicates. */
+  identity: string;
+}
+
+function addressLevels(
+  query: Prepared,
+  candidate: CandidateRecord,
+): Pick<FieldLevels, 'street' | 'zip' | 'city' | 'unit'> | null {
+  const key = candidate.address_key;
+  const bar = key.indexOf('|');
+  if (key.slice(0, bar) !== query.address.number) return null;
+  const zip = key.slice(key.lastIndexOf('|') + 1);
+  const street = key === query.address.key ? 'exact' : compareStreet(query.street, recordStreet(key));
+  return {
+    street,
+    zip: query.address.zip5 === null ? 'different' : compareZip(query.address.zip5, zip),
+    city: compareCity(query.address.city, candidate.city),
+    unit: compareUnit(query.unit, unitOf(candidate.unit_key, key)),
+  };
+}
+
+function evaluate(query: Prepared, candidate: CandidateRecord, person: NormalizedPerson): Evaluated {
+  const identity = `${candidate.unit_key}|${person.first.join(' ')}|${person.lastCompact}`;
+  const levels = addressLevels(query, candidate);
+  if (levels === null || levels.street === 'different') {
+    return { weight: 0, rejected: true, reasons: ['address_mismatch'], identity };
+  }
+  const w = MODEL.weights;
+  let weight = w.street[levels.street] + w.zip[levels.zip] + w.city[levels.city] + w.unit[levels.unit];
+  const reasons = [levels.street === 'exact' && levels.zip === 'exact' ? 'address_exact' : `street_${levels.street}`];
+  if (levels.zip !== 'exact') reasons.push(`zip_${levels.zip}`);
+  if (levels.unit !== 'none') reasons.push(`unit_${levels.unit}`);
+  let rejected = levels.unit === 'different';
+  const names = compareNames(query.person, person);
+  reasons.push(...names.reasons);
+  if (names.swapped) {
+    weight += w.swapped;
+  } else {
+    weight += w.first[names.first] + w.last[names.last];
+    if (names.first === 'different' || names.last === 'different') rejected = true;
+  }
+  return { weight, rejected, reasons, identity };
+}
+
+function bits(x: number): number {
+  return Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
+}
+
+function scoreAll<T extends CandidateRecord>(query: Prepared, candidates: Iterable<T>): RankedCandidate<T>[] {
+  const { slope, intercept, householdIntercept } = MODEL.calibration;
+  const out: RankedCandidate<T>[] = [];
+  if (!query.complete) {
+    for (const candidate of candidates) out.push({ candidate, confidence: 0, reasons: ['address_incomplete'] });
+    return out;
+  }
+  const evaluated: { candidate: T; e: Evaluated }[] = [];
+  for (const candidate of candidates) {
+    const person = normalizePerson(candidate.first_name, candidate.last_name);
+    evaluated.push({ candidate, e: evaluate(query, candidate, person) });
+  }
+  if (!query.named) {
+    for (const { candidate, e } of evaluated) {
+      const s = slope * e.weight + householdIntercept;
+      out.push({ candidate, confidence: e.rejected ? REJECTED : bits(1 / (1 + 2 ** -s)), reasons: e.reasons });
+    }
+    return out;
+  }
+  // One person asked for: each identity's odds once, against "not on file" (the 1).
+  const odds = new Map<string, number>();
+  for (const { e } of evaluated) {
+    if (e.rejected) continue;
+    const o = 2 ** (slope * e.weight + intercept);
+    if ((odds.get(e.identity) ?? 0) < o) odds.set(e.identity, o);
+  }
+  let total = 1;
+  for (const o of odds.values()) total += o;
+  for (const { candidate, e } of evaluated) {
+    const confidence = e.rejected ? REJECTED : bits(2 ** (slope * e.weight + intercept) / total);
+    out.push({ candidate, confidence, reasons: e.reasons });
+  }
+  return out;
+}
+
+/** Scores one candidate record against a standardised query (see MODEL). */
 export function scoreCandidate(query: MatchQuery, candidate: CandidateRecord): CandidateScore {
-  return scorePrepared(query.address, normalizePerson(query.first_name, query.last_name), candidate);
+  const [scored] = scoreAll(prepare(query), [candidate]);
+  return { confidence: scored!.confidence, reasons: scored!.reasons };
+}
+
+/** Every candidate scored, in input order (for evaluation and calibration). */
+export function scoreCandidates<T extends CandidateRecord>(
+  query: MatchQuery,
+  candidates: Iterable<T>,
+): RankedCandidate<T>[] {
+  return scoreAll(prepare(query), candidates);
 }
 
 /** Candidates at or above MATCH_THRESHOLD, best first (ties keep input order). */
@@ -122,11 +260,7 @@ export function rankCandidates<T extends CandidateRecord>(
   query: MatchQuery,
   candidates: Iterable<T>,
 ): RankedCandidate<T>[] {
-  const name = normalizePerson(query.first_name, query.last_name);
-  const ranked: RankedCandidate<T>[] = [];
-  for (const candidate of candidates) {
-    const score = scorePrepared(query.address, name, candidate);
-    if (score.confidence >= MATCH_THRESHOLD) ranked.push({ candidate, ...score });
-  }
-  return ranked.sort((a, b) => b.confidence - a.confidence);
+  return scoreAll(prepare(query), candidates)
+    .filter((scored) => scored.confidence >= MATCH_THRESHOLD)
+    .sort((a, b) => b.confidence - a.confidence);
 }

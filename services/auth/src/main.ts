@@ -13,6 +13,10 @@ import {
   inputBoundary,
   listen,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
 } from '@skiptrace/runtime';
 import { wireAuth } from './auth.service.ts';
 import { authConfigFrom, authEnv } from './config.ts';
@@ -22,7 +26,9 @@ const config = authConfigFrom(env);
 const logger = createLogger({ name: 'auth', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
-const health = createHealth();
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'auth', logger, shutdown });
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 const adapters = { logger, shutdown, health, service: 'auth service' };
 
 const db = await openDatabase(env, adapters);
@@ -32,6 +38,7 @@ shutdown.add('auth', () => auth.close());
 
 const app = express();
 app.disable('x-powered-by');
+app.use(observeHttp());
 app.use(inputBoundary());
 app.use(health.router());
 app.use(auth.app);

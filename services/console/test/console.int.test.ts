@@ -8,13 +8,14 @@
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
+import { CONSOLE_DIST_DIR } from '../src/index.ts';
 import { launchBrowser, signIn } from '@skiptrace/testing/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -96,6 +97,16 @@ afterAll(async () => {
 });
 
 describe('web console', () => {
+  it("bundles React's production build even when built under Jest (NODE_ENV=test)", async () => {
+    const assets = join(CONSOLE_DIST_DIR, 'assets');
+    const scripts = (await readdir(assets)).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const file of scripts) {
+      // A development-only warning of React: absent from its production build.
+      expect(await readFile(join(assets, file), 'utf8')).not.toContain('Each child in a list should have a unique');
+    }
+  });
+
   it('signs the demo user in through the login page and lands on Batches', async () => {
     await page.goto(`${base}/console/`);
     await signIn(page, demo.email, demo.password);
@@ -158,13 +169,18 @@ describe('web console', () => {
   it('traces one property and shows each person with confidence, reasons and phone flags', async () => {
     const q = demoQueryFor([...generateContacts({ rows: 1, seed: 42 })][0]!);
     await page.getByRole('link', { name: 'Trace one property' }).click();
-    await page.getByLabel('Street address').fill(q.street_address);
-    await page.getByLabel('City').fill(q.city);
-    await page.getByLabel('State').fill(q.state);
-    await page.getByLabel('ZIP code').fill(q.zip_code);
-    await page.getByLabel('First name').fill(q.first_name);
-    await page.getByLabel('Last name').fill(q.last_name);
-    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    // Keyboard only: type into each field, Tab to the next, Enter submits.
+    await page.getByLabel('Street address').focus();
+    for (const value of [q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name]) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    await expect(page.getByLabel('ZIP code').inputValue()).resolves.toBe(q.zip_code);
+    const traceButton = page.getByRole('button', { name: 'Trace', exact: true });
+    await expect(
+      traceButton.evaluate((el) => (el as unknown as { matches(s: string): boolean }).matches(':focus')),
+    ).resolves.toBe(true);
+    await page.keyboard.press('Enter');
     const person = page.getByRole('article').first();
     await person.waitFor();
     await expect(person.getByRole('meter', { name: 'Confidence' }).isVisible()).resolves.toBe(true);

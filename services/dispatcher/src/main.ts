@@ -11,6 +11,10 @@ import {
   inputBoundary,
   listen,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
 } from '@skiptrace/runtime';
 import { dispatcherEnv, webhookConfigFrom } from './config.ts';
 import { wireDispatcher } from './dispatcher.ts';
@@ -21,7 +25,9 @@ const logger = createLogger({ name: 'dispatcher', level: env.LOG_LEVEL });
 // A step may wait for one in-flight delivery: give it the delivery timeout and some.
 const shutdown = createShutdown(logger, config.timeoutMs + 5_000);
 exitOnSignals(shutdown, logger);
-const health = createHealth();
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'dispatcher', logger, shutdown });
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 const adapters = { logger, shutdown, health, service: 'dispatcher' };
 
 const db = await openDatabase(env, adapters);
@@ -33,6 +39,7 @@ await dispatcher.start();
 // Registered before the HTTP step, so it runs after it: stop intake, finish in-flight deliveries, then close connections.
 shutdown.add('dispatcher', () => dispatcher.stop());
 const app = express();
+app.use(observeHttp());
 app.use(inputBoundary());
 app.use(health.router());
 finishApp(app);

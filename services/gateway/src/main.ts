@@ -8,6 +8,9 @@ import {
   finishApp,
   listen,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  startObservability,
 } from '@skiptrace/runtime';
 import { gatewayConfigFrom, gatewayEnv } from './config.ts';
 import { wireGateway } from './wiring.ts';
@@ -17,7 +20,9 @@ const config = gatewayConfigFrom(env);
 const logger = createLogger({ name: 'gateway', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
-const health = createHealth();
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'gateway', logger, shutdown });
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 const adapters = { logger, shutdown, health, service: 'gateway' };
 
 const db = await openDatabase(env, adapters);

@@ -11,6 +11,10 @@ import {
   finishApp,
   listen,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  setMetricsEnabled,
   type Logger,
 } from '@skiptrace/runtime';
 import { wireWorker } from '@skiptrace/worker';
@@ -39,7 +43,9 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   const config = standaloneConfigFrom(env);
   const log = logger ?? createLogger({ name: 'skiptrace', level: env.LOG_LEVEL });
   const shutdown = createShutdown(log);
-  const health = createHealth();
+  const observability = loadConfig(observabilityEnvSchema, envInput);
+  setMetricsEnabled(observability.METRICS_ENABLED);
+  const health = createHealth({ metrics: metricsOptionsFrom(observability) });
   await mkdir(env.SKIPTRACE_DATA_DIR, { recursive: true });
 
   const adapters = { logger: log, shutdown, health };
@@ -66,6 +72,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(observeHttp());
   app.use(gateway);
   app.use(auth.app);
   finishApp(app, gateway, auth.app);

@@ -11,6 +11,10 @@ import {
   inputBoundary,
   listen,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
 } from '@skiptrace/runtime';
 import { workerConfigFrom, workerProcessEnv } from './config.ts';
 import { wireWorker } from './wiring.ts';
@@ -19,7 +23,9 @@ const env = loadConfig(workerProcessEnv);
 const logger = createLogger({ name: 'worker', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
-const health = createHealth();
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'worker', logger, shutdown });
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 const adapters = { logger, shutdown, health, service: 'worker' };
 
 const db = await openDatabase(env, adapters);
@@ -27,6 +33,7 @@ const bus = await openBus(env, adapters);
 const worker = wireWorker({ db, bus, logger }, workerConfigFrom(env));
 
 const app = express();
+app.use(observeHttp());
 app.use(inputBoundary());
 app.use(health.router());
 finishApp(app);

@@ -21,12 +21,14 @@ export interface ChartProps {
   bars?: boolean;
   /** Text alternative read by screen readers instead of the canvas. */
   description: string;
+  /** Draw a dot at each value (for sparse data). */
+  points?: boolean;
 }
 
-export function Chart({ data, series, height = 220, bars = false, description }: ChartProps) {
+export function Chart({ data, series, height = 220, bars = false, description, points = false }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const shape = `${series.map((s) => s.label).join('|')}|${bars}|${height}`;
+  const shape = `${series.map((s) => s.label).join('|')}|${bars}|${height}|${points}`;
 
   useEffect(() => {
     const el = box.current;
@@ -44,7 +46,8 @@ export function Chart({ data, series, height = 220, bars = false, description }:
       height,
       legend: { show: true, live: true },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
+      // Rates and counts: the y axis starts at zero so the height means something.
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#64748b', grid: { stroke: '#eef2f6' }, ticks: { stroke: '#e2e8f0' } },
         {
@@ -64,7 +67,7 @@ export function Chart({ data, series, height = 220, bars = false, description }:
           width: 2,
           fill: bars ? s.color : `${s.color}1f`,
           paths: barPaths(i),
-          points: { show: false },
+          points: { show: points, size: 6, fill: s.color },
           value: (_u: uPlot, v: number | null) =>
             v === null ? '—' : `${Math.round(v * 10) / 10}${s.unit ? ` ${s.unit}` : ''}`,
         })),

@@ -7,13 +7,25 @@ import { Card, ConfirmButton, ErrorNotice, PageHeader, Stat, StatusBadge, useAct
 import { count, duration, percent, when } from '../format.ts';
 import { Link, useRoute } from '../router.tsx';
 
-const POLL_MS = 500;
+/** Poll every 250 ms for the first 10 s (a demo batch is done in about a second), then every second. */
+const pollDelay = (startedAt: number) => (Date.now() - startedAt < 10_000 ? 250 : 1000);
 const active = (b: BatchStatus | null) => b?.status === 'queued' || b?.status === 'running';
 
-/** Rows per second between consecutive polls (the server's own rate is the average since start). */
+/**
+ * Progress points on the server's clock: (started_at, 0), then (updated_at, processed) of
+ * each poll that saw a change. Rows/s between consecutive points is the chart; the server's
+ * own `rate` is the average since the start.
+ */
 interface Sample {
   t: number;
   processed: number;
+}
+function addSample(samples: Sample[], b: BatchStatus): Sample[] {
+  const out = samples.length === 0 && b.started_at ? [{ t: Date.parse(b.started_at), processed: 0 }] : samples;
+  const t = Date.parse(b.updated_at);
+  const last = out[out.length - 1];
+  if (last && (t <= last.t || b.processed === last.processed)) return out;
+  return [...out.slice(-600), { t, processed: b.processed }];
 }
 function ratesOf(samples: Sample[]): AlignedData {
   const xs: number[] = [];
@@ -69,14 +81,15 @@ export function BatchPage({ id }: { id: string }) {
 
   useEffect(() => {
     let stopped = false;
+    const openedAt = Date.now();
     const poll = async () => {
       try {
         const b = await getBatch(id);
         if (stopped) return;
         setBatch(b);
         setError(null);
-        setSamples((s) => [...s.slice(-600), { t: Date.now(), processed: b.processed }]);
-        if (active(b)) timer.current = setTimeout(() => void poll(), POLL_MS);
+        setSamples((s) => addSample(s, b));
+        if (active(b)) timer.current = setTimeout(() => void poll(), pollDelay(openedAt));
       } catch (err) {
         if (!stopped) setError(err);
       }
@@ -150,12 +163,13 @@ export function BatchPage({ id }: { id: string }) {
             data={rates}
             series={[{ label: 'Rows per second', color: '#4f46e5', unit: 'rows/s' }]}
             description={`Rows traced per second over time; average ${Math.round(batch.rate)} rows per second.`}
+            points={rates[0].length < 30}
           />
         ) : (
           <p className="muted">
             {active(batch)
               ? 'Measuring…'
-              : `Finished before this page could sample it: on average ${count(Math.round(batch.rate))} rows/s.`}
+              : `Finished before this page could follow it: on average ${count(Math.round(batch.rate))} rows/s.`}
           </p>
         )}
       </Card>

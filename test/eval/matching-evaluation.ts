@@ -1,0 +1,43 @@
+/**
+ * The matching evaluation run through the production path: the synthetic population
+ * (@skiptrace/matching evaluation.ts) imported with importContacts, then every noisy
+ * query traced by the contact trace engine (findCandidates on the store, scoring,
+ * loadContactDetails), in batches as the worker runs them.
+ */
+import type { Property } from '@skiptrace/contracts';
+import { importContacts } from '@skiptrace/contacts';
+import { createContactTraceEngine } from '@skiptrace/core';
+import {
+  generatePopulation,
+  generateQueries,
+  gradeEvaluation,
+  populationCsv,
+  type EvalReport,
+  type EvalResult,
+} from '@skiptrace/matching';
+import type { Database } from '@skiptrace/storage';
+
+export interface EvaluationOptions {
+  households: number;
+  perKind: number;
+  seed: number;
+  /** Queries per traceMany call (as a batch chunk). */
+  batch?: number;
+}
+
+export async function runMatchingEvaluation(db: Database, options: EvaluationOptions): Promise<EvalReport> {
+  const population = generatePopulation({ households: options.households, seed: options.seed });
+  const counts = await importContacts(db, populationCsv(population), { format: 'csv', source: 'matching-evaluation' });
+  if (counts.rejected > 0) throw new Error(`the evaluation population had ${counts.rejected} rejected rows`);
+  const queries = generateQueries(population, { seed: options.seed + 1, perKind: options.perKind });
+  const engine = createContactTraceEngine(db);
+  const results: EvalResult[][] = [];
+  const size = options.batch ?? 250;
+  for (let i = 0; i < queries.length; i += size) {
+    const outcomes = await engine.traceMany(queries.slice(i, i + size).map((q) => q.property as Property));
+    for (const outcome of outcomes) {
+      results.push(outcome.results.map((r) => ({ phone: r.phones[0]?.number ?? '', confidence: r.confidence })));
+    }
+  }
+  return gradeEvaluation(population, queries, results);
+}
