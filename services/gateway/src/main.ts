@@ -47,7 +47,7 @@ health.register('broker', () => {
 const bearer = createBearerAuth({
   issuer: env.issuer,
   audience: env.API_AUDIENCE,
-  jwksUrl: new URL(`${env.issuer}/oauth/jwks`),
+  jwksUrl: new URL(env.jwksUrl),
 });
 const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
 // The web console at /console (built now when missing or stale; the image builds it ahead).
