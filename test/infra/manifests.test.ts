@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { QUEUES } from '@skiptrace/contracts';
+import { observabilityEnvSchema } from '@skiptrace/runtime';
 import { SERVICE_ENVS } from '@skiptrace/standalone';
 import { deploymentSpec, loadManifests, loadYaml, readText, root, selects, yamlFiles } from './infra-files.ts';
 import type { Container, LoadedManifest, Manifest, PodSpec } from './infra-files.ts';
@@ -36,9 +37,11 @@ function container(m: Manifest): Container {
 }
 const pod = (m: Manifest): PodSpec => deploymentSpec(m).template.spec;
 
-/** The variables a service's environment schema declares (what its main.ts parses). */
-const declared = (service: string): string[] =>
-  Object.keys(SERVICE_ENVS[service as keyof typeof SERVICE_ENVS]?.shape ?? {});
+/** The variables a service's main.ts parses: its environment schema and the observability one every process reads. */
+const declared = (service: string): string[] => [
+  ...Object.keys(SERVICE_ENVS[service as keyof typeof SERVICE_ENVS]?.shape ?? {}),
+  ...Object.keys(observabilityEnvSchema.shape),
+];
 
 describe('k8s manifests', () => {
   it('parse, name themselves and validate against the Kubernetes and KEDA schemas', async () => {
@@ -166,7 +169,10 @@ describe('k8s manifests', () => {
             env: env.name,
             ok: sk.name === secret?.metadata.name && sk.key in (secret.stringData ?? {}),
           }).toEqual({ env: env.name, ok: true });
-        if (/URL$|TOKEN|KEYS?$|PASSWORD/.test(env.name) && !['AUTH_ISSUER', 'PUBLIC_URL'].includes(env.name)) {
+        if (
+          /URL$|TOKEN|KEYS?$|PASSWORD/.test(env.name) &&
+          !['AUTH_ISSUER', 'AUTH_JWKS_URL', 'PUBLIC_URL'].includes(env.name)
+        ) {
           expect({ env: env.name, secret: Boolean(sk) || env.name.endsWith('_FILE') }).toEqual({
             env: env.name,
             secret: true,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JWK } from 'jose';
 import { commonEnv, databaseEnv, envFlag, envInt, envPort, issuerEnv, loadConfig, redisEnv } from '@skiptrace/runtime';
+import { parseKeks, type Kek } from './key-encryption.ts';
 import { parseJwks } from './signing-keys.ts';
 
 /** Variables of the OAuth server itself. Secrets also accept a `<NAME>_FILE` path. */
@@ -24,6 +25,19 @@ export const oauthEnv = {
     })
     .optional()
     .describe('JWKS JSON of the private signing keys (ES256; secret). Absent: generated and stored'),
+  AUTH_KEY_ENCRYPTION_KEYS: z
+    .string()
+    .superRefine((text, ctx) => {
+      try {
+        parseKeks(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .optional()
+    .describe(
+      'key-encryption keys of the stored signing keys (secret): comma-separated base64 of at least 32 random bytes, the first encrypts. Absent: stored in plain',
+    ),
   AUTH_COOKIE_KEYS: z
     .string()
     .optional()
@@ -71,6 +85,8 @@ export interface AuthConfig {
   adminToken?: string;
   /** Private JWKs from AUTH_SIGNING_KEYS; absent: the key store decides. */
   signingKeys?: JWK[];
+  /** Encrypt the stored signing keys with these (the first encrypts); absent: stored in plain. */
+  keyEncryptionKeys?: Kek[];
   cookieKeys?: string[];
   trustProxy: boolean;
   accessTokenTtl: number;
@@ -95,6 +111,7 @@ export function authConfigFrom(env: AuthEnv): AuthConfig {
     apiAudience: env.API_AUDIENCE,
     adminToken: env.SKIPTRACE_ADMIN_TOKEN,
     signingKeys: env.AUTH_SIGNING_KEYS === undefined ? undefined : parseJwks(env.AUTH_SIGNING_KEYS),
+    keyEncryptionKeys: env.AUTH_KEY_ENCRYPTION_KEYS === undefined ? undefined : parseKeks(env.AUTH_KEY_ENCRYPTION_KEYS),
     cookieKeys: env.AUTH_COOKIE_KEYS?.split(',')
       .map((k) => k.trim())
       .filter(Boolean),

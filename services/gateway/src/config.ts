@@ -15,6 +15,12 @@ export const gatewayEnv = z.object({
   ...brokerEnv,
   ...redisEnv,
   ...issuerEnv,
+  AUTH_JWKS_URL: z
+    .url()
+    .optional()
+    .describe(
+      "where the gateway fetches the issuer's JWKS, e.g. auth's Service inside the cluster. Default <AUTH_ISSUER>/oauth/jwks",
+    ),
   PUBLIC_URL: z
     .url()
     .refine((url) => trimSlash(url).endsWith(API_PATH), `must be the API's public URL, ending in ${API_PATH}`)
@@ -43,7 +49,7 @@ export type GatewayEnv = z.infer<typeof gatewayEnv>;
 export interface GatewayProcessConfig {
   http: GatewayConfig;
   /** Token checks: the issuer's base URL (its JWKS) and the required audience. */
-  bearer: { issuer: string; audience: string };
+  bearer: { issuer: string; audience: string; jwksUrl: string };
   webhooks: WebhookConfig;
   batches: BatchesConfig;
 }
@@ -60,7 +66,7 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayProcessConfig {
       authUrl: issuer,
       rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     },
-    bearer: { issuer, audience: env.API_AUDIENCE },
+    bearer: { issuer, audience: env.API_AUDIENCE, jwksUrl: env.AUTH_JWKS_URL ?? `${issuer}/oauth/jwks` },
     webhooks: webhookConfig({ allowPrivate: env.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE }),
     batches: batchesApiConfigFrom(env),
   };

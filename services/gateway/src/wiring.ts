@@ -21,7 +21,7 @@ export interface GatewayWiringDeps {
   health: Health;
   /**
    * The issuer's public keys when the OAuth server runs in the same process; absent, they
-   * are fetched (and cached) from `<issuer>/oauth/jwks`.
+   * are fetched (and cached) from AUTH_JWKS_URL (default `<issuer>/oauth/jwks`).
    */
   jwks?: () => JSONWebKeySet;
   /** A sample CSV the console offers for a first batch (the one-process mode's demo data). */
@@ -37,10 +37,10 @@ export interface GatewayWiringDeps {
 export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProcessConfig): Promise<express.Express> {
   const { db, bus, kv, health } = deps;
   const logger = deps.logger.child({ scope: 'gateway' });
-  const { issuer, audience } = config.bearer;
+  const { issuer, audience, jwksUrl } = config.bearer;
   const bearer = deps.jwks
     ? createBearerAuth({ issuer, audience, jwks: deps.jwks })
-    : createBearerAuth({ issuer, audience, jwksUrl: new URL(`${issuer}/oauth/jwks`) });
+    : createBearerAuth({ issuer, audience, jwksUrl: new URL(jwksUrl) });
   const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
   const consoleBuild = await ensureConsoleBuilt({ log: (msg) => logger.info(msg) });
   if (consoleBuild.built) logger.info({ ms: consoleBuild.ms }, 'console built');
