@@ -170,7 +170,10 @@ describe('k8s manifests', () => {
             env: env.name,
             ok: sk.name === secret?.metadata.name && sk.key in (secret.stringData ?? {}),
           }).toEqual({ env: env.name, ok: true });
-        if (/URL$|TOKEN|KEYS?$|PASSWORD/.test(env.name) && !['AUTH_ISSUER', 'PUBLIC_URL'].includes(env.name)) {
+        if (
+          /URL$|TOKEN|KEYS?$|PASSWORD/.test(env.name) &&
+          !['AUTH_ISSUER', 'AUTH_JWKS_URL', 'PUBLIC_URL'].includes(env.name)
+        ) {
           expect({ env: env.name, secret: Boolean(sk) || env.name.endsWith('_FILE') }).toEqual({
             env: env.name,
             secret: true,

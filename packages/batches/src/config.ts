@@ -31,6 +31,11 @@ export const BatchWorkerConfig = z.object({
   sweepIntervalMs: int(0).default(30_000),
   /** A chunk handed to the broker this long ago and not done is published again, ms. Default 300,000. */
   staleChunkMs: int(1).default(300_000),
+  /**
+   * Dispatches of one chunk job (the first publish and the sweep's republishes) before its
+   * batch is failed as unable to progress. Default 5 (with staleChunkMs: about 25 minutes).
+   */
+  maxChunkDispatches: int(1).default(5),
   /** An upload still receiving after this long is abandoned and deleted, ms. Default 3,600,000. */
   abandonedUploadMs: int(1).default(3_600_000),
 });
@@ -39,7 +44,7 @@ export type BatchWorkerConfig = z.infer<typeof BatchWorkerConfig>;
 /**
  * Reads both from the environment (BATCH_MAX_ROWS, BATCH_CHUNK_SIZE, BATCH_CHUNKS_IN_FLIGHT,
  * BATCH_PAGE_ROWS, BATCH_MAX_ROW_BYTES, BATCH_PREFETCH, BATCH_MAX_ATTEMPTS, BATCH_REUSE_TTL_SECONDS,
- * BATCH_SWEEP_INTERVAL_MS, BATCH_STALE_CHUNK_MS, BATCH_ABANDONED_UPLOAD_MS); throws on bad values.
+ * BATCH_SWEEP_INTERVAL_MS, BATCH_STALE_CHUNK_MS, BATCH_ABANDONED_UPLOAD_MS, BATCH_MAX_CHUNK_DISPATCHES); throws on bad values.
  */
 export function batchesConfigFromEnv(env: Record<string, string | undefined> = process.env): {
   api: BatchesConfig;
@@ -59,6 +64,7 @@ export function batchesConfigFromEnv(env: Record<string, string | undefined> = p
     sweepIntervalMs: env.BATCH_SWEEP_INTERVAL_MS,
     staleChunkMs: env.BATCH_STALE_CHUNK_MS,
     abandonedUploadMs: env.BATCH_ABANDONED_UPLOAD_MS,
+    maxChunkDispatches: env.BATCH_MAX_CHUNK_DISPATCHES,
   });
   return { api, worker };
 }

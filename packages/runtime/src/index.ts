@@ -9,6 +9,7 @@ export * from './metrics.ts';
 export * from './tracing.ts';
 export * from './http-observe.ts';
 export * from './route.ts';
+export * from './observability.ts';
 export * from './input-boundary.ts';
 export * from './http-server.ts';
 export * from './text-decoding.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JWK } from 'jose';
 import { loadConfig } from '@skiptrace/runtime';
+import { parseKeks, type Kek } from './key-encryption.ts';
 import { parseJwks } from './signing-keys.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -19,6 +20,11 @@ export const authEnvSchema = z
     SKIPTRACE_ADMIN_TOKEN: z.string().min(16).optional(),
     /** JWKS JSON of private signing keys (secret); absent: generated and stored. */
     AUTH_SIGNING_KEYS: z.string().optional(),
+    /**
+     * Key-encryption keys of the stored signing keys (secret; AUTH_KEY_ENCRYPTION_KEYS_FILE):
+     * comma-separated base64 of ≥ 32 random bytes, the first encrypts; absent: stored in plain.
+     */
+    AUTH_KEY_ENCRYPTION_KEYS: z.string().optional(),
     /** Comma-separated cookie signing secrets, newest first; absent: derived from the signing keys. */
     AUTH_COOKIE_KEYS: z.string().optional(),
     /** Trust X-Forwarded-* from a TLS-terminating proxy (production); default false. */
@@ -52,6 +58,7 @@ export const authEnvSchema = z
     apiAudience: env.API_AUDIENCE,
     adminToken: env.SKIPTRACE_ADMIN_TOKEN,
     signingKeys: env.AUTH_SIGNING_KEYS,
+    keyEncryptionKeys: env.AUTH_KEY_ENCRYPTION_KEYS,
     cookieKeys: env.AUTH_COOKIE_KEYS?.split(',')
       .map((k) => k.trim())
       .filter(Boolean),
@@ -69,6 +76,13 @@ export const authEnvSchema = z
     dataDir: env.SKIPTRACE_DATA_DIR,
   }))
   .superRefine((cfg, ctx) => {
+    if (cfg.keyEncryptionKeys !== undefined) {
+      try {
+        parseKeks(cfg.keyEncryptionKeys);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['AUTH_KEY_ENCRYPTION_KEYS'], message: (err as Error).message });
+      }
+    }
     if (cfg.signingKeys === undefined) return;
     try {
       parseJwks(cfg.signingKeys);
@@ -78,9 +92,11 @@ export const authEnvSchema = z
   });
 
 type ParsedEnv = z.infer<typeof authEnvSchema>;
-export interface AuthConfig extends Omit<ParsedEnv, 'signingKeys' | 'dataDir'> {
+export interface AuthConfig extends Omit<ParsedEnv, 'signingKeys' | 'dataDir' | 'keyEncryptionKeys'> {
   /** Private JWKs from AUTH_SIGNING_KEYS; absent: the key store decides. */
   signingKeys?: JWK[];
+  /** Encrypt the stored signing keys with these (the first encrypts); absent: stored in plain. */
+  keyEncryptionKeys?: Kek[];
   /** Where keys.json lives when the database is PGlite; absent: keys go in the database. */
   dataDir?: string;
 }
@@ -88,7 +104,11 @@ export interface AuthConfig extends Omit<ParsedEnv, 'signingKeys' | 'dataDir'> {
 /** Parses the environment once; throws ConfigError naming every bad variable. */
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const parsed = loadConfig(authEnvSchema, env);
-  return { ...parsed, signingKeys: parsed.signingKeys === undefined ? undefined : parseJwks(parsed.signingKeys) };
+  return {
+    ...parsed,
+    signingKeys: parsed.signingKeys === undefined ? undefined : parseJwks(parsed.signingKeys),
+    keyEncryptionKeys: parsed.keyEncryptionKeys === undefined ? undefined : parseKeks(parsed.keyEncryptionKeys),
+  };
 }
 
 /** Defaults for tests and embedding: the documented defaults plus overrides. */

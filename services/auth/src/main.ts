@@ -13,6 +13,11 @@ import {
   exitOnSignals,
   finishApp,
   inputBoundary,
+  loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
 } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { createAuthService } from './auth.service.ts';
@@ -22,6 +27,8 @@ const config = loadAuthConfig();
 const logger = createLogger({ name: 'auth', level: process.env.LOG_LEVEL ?? 'info' });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'auth', logger, shutdown });
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const db = createDatabase({ databaseUrl, dataDir: join(config.dataDir!, 'pglite'), logger });
@@ -34,12 +41,13 @@ const auth = await createAuthService({ db, kv, config, logger });
 shutdown.add('auth', () => auth.close());
 await auth.ensureConsoleClient({ consoleUrl: config.consoleUrl });
 
-const health = createHealth();
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
 health.register('kv', () => kv.ping());
 
 const app = express();
 app.disable('x-powered-by');
+app.use(observeHttp());
 app.use(inputBoundary());
 app.use(health.router());
 app.use(auth.app);

@@ -14,6 +14,10 @@ import {
   finishApp,
   inputBoundary,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
 } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { loadWebhookConfig } from './config.ts';
@@ -40,6 +44,8 @@ const config = loadWebhookConfig();
 const logger = createLogger({ name: 'dispatcher', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger, config.timeoutMs + 5_000);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'dispatcher', logger, shutdown });
 
 const db = createDatabase({
   databaseUrl: env.DATABASE_URL,
@@ -53,13 +59,14 @@ shutdown.add('key-value', () => kv.close());
 const bus = await createBus({ amqpUrl: env.AMQP_URL, logger });
 shutdown.add('bus', () => bus.close());
 
-const health = createHealth();
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
 health.register('key-value', () => kv.ping());
 health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');
 });
 const app = express();
+app.use(observeHttp());
 app.use(inputBoundary());
 app.use(health.router());
 finishApp(app);

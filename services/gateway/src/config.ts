@@ -15,6 +15,8 @@ export const gatewayEnvSchema = z
     REDIS_URL: z.string().optional(),
     /** Base URL of the OAuth server whose JWKS signs access tokens; default http://localhost:8081. */
     AUTH_ISSUER: z.url().default('http://localhost:8081'),
+    /** Where to fetch the JWKS, e.g. auth's Service inside the cluster; default <AUTH_ISSUER>/oauth/jwks. */
+    AUTH_JWKS_URL: z.url().optional(),
     /** Expected `aud` of access tokens; default urn:skiptrace:api. */
     API_AUDIENCE: z.string().min(1).default('urn:skiptrace:api'),
     /** Public base URL of the API (ends in /api/v1); default http://localhost:${PORT}/api/v1. */
@@ -33,6 +35,7 @@ export const gatewayEnvSchema = z
   .transform((env) => ({
     ...env,
     issuer: env.AUTH_ISSUER.replace(/\/$/, ''),
+    jwksUrl: env.AUTH_JWKS_URL ?? `${env.AUTH_ISSUER.replace(/\/$/, '')}/oauth/jwks`,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}/api/v1`,
   }));
 

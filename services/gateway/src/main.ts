@@ -16,6 +16,9 @@ import {
   exitOnSignals,
   finishApp,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  startObservability,
 } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import { gatewayEnvSchema } from './config.ts';
@@ -25,6 +28,8 @@ const env = loadConfig(gatewayEnvSchema);
 const logger = createLogger({ name: 'gateway', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'gateway', logger, shutdown });
 
 const db = createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: join(env.SKIPTRACE_DATA_DIR, 'pglite'), logger });
 shutdown.add('database', () => db.close());
@@ -34,7 +39,7 @@ shutdown.add('bus', () => bus.close());
 const kv = createKeyValue({ redisUrl: env.REDIS_URL, logger });
 shutdown.add('kv', () => kv.close());
 
-const health = createHealth();
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
 health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');
@@ -42,7 +47,7 @@ health.register('broker', () => {
 const bearer = createBearerAuth({
   issuer: env.issuer,
   audience: env.API_AUDIENCE,
-  jwksUrl: new URL(`${env.issuer}/oauth/jwks`),
+  jwksUrl: new URL(env.jwksUrl),
 });
 const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
 // The web console at /console (built now when missing or stale; the image builds it ahead).

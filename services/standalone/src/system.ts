@@ -18,6 +18,10 @@ import {
   createShutdown,
   finishApp,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  setMetricsEnabled,
   type Logger,
 } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
@@ -57,7 +61,9 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   const bus = await createBus({ amqpUrl: env.AMQP_URL, logger: log });
   shutdown.add('bus', () => bus.close());
 
-  const health = createHealth();
+  const observability = loadConfig(observabilityEnvSchema, envInput);
+  setMetricsEnabled(observability.METRICS_ENABLED);
+  const health = createHealth({ metrics: metricsOptionsFrom(observability) });
   health.register('database', () => db.ping());
   health.register('broker', () => {
     if (!bus.isReady()) throw new Error('broker disconnected');
@@ -136,6 +142,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   });
   const app = express();
   app.disable('x-powered-by');
+  app.use(observeHttp());
   app.use(gateway);
   app.use(auth.app);
   finishApp(app, gateway, auth.app);

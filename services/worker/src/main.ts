@@ -12,6 +12,10 @@ import {
   finishApp,
   inputBoundary,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
 } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import express from 'express';
@@ -22,6 +26,8 @@ const env = loadConfig(workerEnvSchema);
 const logger = createLogger({ name: 'worker', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'worker', logger, shutdown });
 
 const db = createDatabase({ databaseUrl: env.DATABASE_URL, logger });
 shutdown.add('database', () => db.close());
@@ -43,12 +49,13 @@ const sweep = createRecoverySweep(db, bus, logger, {
   batchSize: 500,
 });
 
-const health = createHealth();
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
 health.register('database', () => db.ping());
 health.register('broker', () => {
   if (!bus.isReady()) throw new Error('broker disconnected');
 });
 const app = express();
+app.use(observeHttp());
 app.use(inputBoundary());
 app.use(health.router());
 finishApp(app);
