@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encryptedKeyStore, parseKeks } from '../src/key-encryption.ts';
 import { fileKeyStore, loadSigningKeys } from '../src/signing-keys.ts';
+import { createKeyValue } from '@skiptrace/kv';
+import { createPgliteDatabase } from '@skiptrace/storage';
+import { startAuth } from './harness.ts';
 
 const kekA = randomBytes(32).toString('base64');
 const kekB = randomBytes(32).toString('base64url');
@@ -66,5 +69,29 @@ describe('signing keys encrypted at rest', () => {
     expect(() => parseKeks(`${kekA},not base64 at all, really not it`)).toThrow(/key-encryption key 2/);
     expect(() => parseKeks(' , ')).toThrow(/no key-encryption key/);
     expect(parseKeks(`${kekA}, ${kekB}`).map((k) => k.id)).toHaveLength(2);
+  });
+});
+
+describe('the auth service with AUTH_KEY_ENCRYPTION_KEYS', () => {
+  it('keeps its generated signing keys encrypted in the database and still issues verifiable tokens', async () => {
+    const db = createPgliteDatabase();
+    await db.migrate();
+    const kv = createKeyValue({});
+    const plain = await startAuth(db, kv);
+    await plain.close();
+    const before = await db.query<{ jwk: Record<string, unknown> }>('SELECT jwk FROM auth_signing_keys');
+    expect(before.rows.every((r) => typeof r.jwk.d === 'string')).toBe(true);
+    // Turning encryption on re-encrypts the keys already stored; the published kids do not change.
+    const auth = await startAuth(db, kv, { keyEncryptionKeys: parseKeks(kekA) });
+    const after = await db.query<{ jwk: Record<string, unknown> }>('SELECT jwk FROM auth_signing_keys');
+    expect(after.rows.map((r) => [r.jwk.enc, 'd' in r.jwk])).toEqual(after.rows.map(() => ['A256GCM', false]));
+    const jwks = (await (await fetch(`${auth.url}/oauth/jwks`)).json()) as { keys: { kid: string; d?: string }[] };
+    expect(jwks.keys.length).toBe(2);
+    expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
+    await auth.close();
+    // A restore of that database without the KEK cannot load (or mint with) the keys.
+    await expect(startAuth(db, kv)).rejects.toThrow(/no key-encryption key is configured/);
+    await db.close();
+    await kv.close();
   });
 });
