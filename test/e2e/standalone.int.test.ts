@@ -160,6 +160,16 @@ describe('one-process system', () => {
       expect(await cli('batch', 'status', '999999', ...auth)).toBe(1);
       expect(errors.at(-1)).toBe('skiptrace batch status: HTTP 404: batch not found\n');
       expect(await cli('batch', 'cancel', summary.id, '--purge', ...auth)).toBe(0);
+      // A client instead of a token: the CLI gets one with client_credentials (read and write for --wait).
+      const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+      const withClient = (...argv: string[]) =>
+        runCli(argv, commands, {
+          stdout: process.stdout,
+          stderr: { write: (t: string) => errors.push(t) },
+          env: { SKIPTRACE_API: base, SKIPTRACE_CLIENT_ID: demo.clientId, SKIPTRACE_CLIENT_SECRET: demo.clientSecret },
+        });
+      expect(await withClient('batch', 'submit', input, '--wait')).toBe(0);
+      expect(JSON.parse(stdout.at(-1)!)).toMatchObject({ status: 'completed', total: 4 });
       expect(await cli('batch', 'submit', input, '--api', base)).toBe(2);
       expect(errors.at(-1)).toMatch(/^skiptrace batch submit: a bearer token is required/);
     } finally {

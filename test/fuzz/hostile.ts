@@ -228,4 +228,7 @@ export const rawRequests: fc.Arbitrary<string> = fc.constantFrom(
   'GET http://evil.invalid/api/v1/property/skiptrace HTTP/1.1\r\nHost: x\r\n\r\n',
   'GET * HTTP/1.1\r\nHost: x\r\n\r\n',
   'CONNECT x:443 HTTP/1.1\r\nHost: x\r\n\r\n',
+  'GET /api/v1/property/skiptrace HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+  'GET /api/v1/property/skiptrace HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n',
+  'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n',
 );

@@ -21,6 +21,10 @@ export interface FuzzAnswer {
 export async function send(base: URL, req: FuzzRequest, deadlineMs: number): Promise<FuzzAnswer> {
   const started = performance.now();
   if (req.raw !== undefined) return sendRaw(base, Buffer.from(req.raw, 'latin1'), deadlineMs, started);
+  // Framing headers of the request's own choosing, and HEAD (whose error answers may carry a
+  // body node:http's parser then rejects), go out by hand.
+  if (req.method === 'HEAD' || 'content-length' in req.headers || 'transfer-encoding' in req.headers)
+    return sendRaw(base, serialize(base, req), deadlineMs, started);
   try {
     return await sendHttp(base, req, deadlineMs, started);
   } catch (err) {
@@ -76,7 +80,8 @@ function sendHttp(base: URL, req: FuzzRequest, deadlineMs: number, started: numb
 function serialize(base: URL, req: FuzzRequest): Buffer {
   const lines = [`${req.method} ${req.path} HTTP/1.1`, `host: ${base.host}`, 'connection: close'];
   for (const [k, v] of Object.entries(req.headers)) lines.push(`${k}: ${v}`);
-  lines.push(`content-length: ${req.body?.length ?? 0}`);
+  if (!('content-length' in req.headers) && !('transfer-encoding' in req.headers))
+    lines.push(`content-length: ${req.body?.length ?? 0}`);
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), req.body ?? Buffer.alloc(0)]);
 }
 

@@ -60,6 +60,8 @@ describe('kubectl kustomize k8s', () => {
       const ports = podOf(d)
         .containers.flatMap((c) => c.ports ?? [])
         .map((p) => p.name ?? '');
+      const env = podOf(d).containers[0]!.env ?? [];
+      expect(env.find((e) => e.name === 'METRICS_TOKEN')?.valueFrom?.secretKeyRef?.key).toBe('metrics-token');
       expect({ d: d.metadata.name, scraped: ports.some((p) => portNames.has(p)) }).toEqual({
         d: d.metadata.name,
         scraped: true,

@@ -5,10 +5,19 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { batchesApi, Int64String, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
+import { batchesApi, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
-import { ApiError, charsetOf, mountRoute, notFound, setBatchCountsSource, type Logger } from '@skiptrace/runtime';
+import {
+  ApiError,
+  charsetOf,
+  decodeCursor,
+  encodeCursor,
+  mountRoute,
+  notFound,
+  setBatchCountsSource,
+  type Logger,
+} from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { parseColumnMap } from './columns.ts';
@@ -67,13 +76,8 @@ function decompressed(body: Readable, coding: string | undefined): Readable {
   return Readable.from(inflate(), { objectMode: false });
 }
 
-const encodeCursor = (id: string) => Buffer.from(`batch:${id}`).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const decoded = Buffer.from(cursor, 'base64url').toString();
-  const id = decoded.startsWith('batch:') ? Int64String.safeParse(decoded.slice(6)) : undefined;
-  if (!id?.success) throw new ApiError('invalid_parameter', 'cursor is not valid');
-  return id.data;
-}
+/** Keyset cursors of this listing carry the kind `batch`. */
+const CURSOR = 'batch';
 
 async function findBatch(db: Database, accountId: string, id: string): Promise<BatchRow | undefined> {
   const { rows } = await db.query<BatchRow>(
@@ -226,11 +230,11 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
       `SELECT ${BATCH_COLUMNS} FROM batches
        WHERE account_id = $1 AND status <> 'receiving' AND ($2::bigint IS NULL OR id < $2::bigint)
        ORDER BY id DESC LIMIT $3`,
-      [account(req), cursor ? decodeCursor(cursor) : null, limit + 1],
+      [account(req), cursor ? decodeCursor(CURSOR, cursor) : null, limit + 1],
     );
     const page = rows.slice(0, limit);
     if (rows.length > limit) {
-      const next = encodeCursor(String(page[page.length - 1]!.id));
+      const next = encodeCursor(CURSOR, page[page.length - 1]!.id);
       res.set('X-Next-Cursor', next);
       res.set('Link', `<${req.baseUrl}${BASE}?limit=${limit}&cursor=${next}>; rel="next"`);
     }

@@ -236,7 +236,8 @@ export async function startBatchWorker(deps: BatchWorkerDeps): Promise<BatchWork
     },
     handler,
   );
-  const sweep = () => sweepBatches(deps.db, deps.bus, config, deps.logger.child({ scope: 'batch-sweep' }));
+  const sweep = () =>
+    sweepBatches(deps.db, deps.bus, { ...config, queue: deps.queue }, deps.logger.child({ scope: 'batch-sweep' }));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   if (config.sweepIntervalMs > 0) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { envInt } from '@skiptrace/runtime';
 
-const int = (min: number) => z.coerce.number().int().min(min);
+const int = envInt;
 
 /** Upload and export settings of the batch API (gateway side). */
 export const BatchesConfig = z.object({
@@ -31,34 +32,98 @@ export const BatchWorkerConfig = z.object({
   sweepIntervalMs: int(0).default(30_000),
   /** A chunk handed to the broker this long ago and not done is published again, ms. Default 300,000. */
   staleChunkMs: int(1).default(300_000),
+  /**
+   * Dispatches of one chunk job (the first publish and the sweep's republishes) before its
+   * batch is failed as unable to progress. Default 5 (with staleChunkMs: about 25 minutes).
+   */
+  maxChunkDispatches: int(1).default(5),
   /** An upload still receiving after this long is abandoned and deleted, ms. Default 3,600,000. */
   abandonedUploadMs: int(1).default(3_600_000),
 });
 export type BatchWorkerConfig = z.infer<typeof BatchWorkerConfig>;
 
-/**
- * Reads both from the environment (BATCH_MAX_ROWS, BATCH_CHUNK_SIZE, BATCH_CHUNKS_IN_FLIGHT,
- * BATCH_PAGE_ROWS, BATCH_MAX_ROW_BYTES, BATCH_PREFETCH, BATCH_MAX_ATTEMPTS, BATCH_REUSE_TTL_SECONDS,
- * BATCH_SWEEP_INTERVAL_MS, BATCH_STALE_CHUNK_MS, BATCH_ABANDONED_UPLOAD_MS); throws on bad values.
- */
-export function batchesConfigFromEnv(env: Record<string, string | undefined> = process.env): {
-  api: BatchesConfig;
-  worker: BatchWorkerConfig;
-} {
-  const api = BatchesConfig.parse({
+const shape = (schema: z.ZodObject, key: string) => schema.shape[key] as z.ZodType;
+const fromConfig = (schema: z.ZodObject, key: string, describe: string) =>
+  shape(schema, key).describe(describe) as z.ZodType<number>;
+
+/** Environment of the batch API, read by the gateway (and the one-process mode). */
+export const batchesApiEnv = {
+  BATCH_MAX_ROWS: fromConfig(BatchesConfig, 'maxRows', 'most input rows in one batch; more: 413 and nothing is kept'),
+  BATCH_CHUNK_SIZE: fromConfig(BatchesConfig, 'chunkSize', 'rows per chunk job on the broker'),
+  BATCH_CHUNKS_IN_FLIGHT: fromConfig(
+    BatchesConfig,
+    'chunksInFlight',
+    'chunk jobs of one batch on the broker at once (the fairness window between batches)',
+  ),
+  BATCH_PAGE_ROWS: fromConfig(
+    BatchesConfig,
+    'pageRows',
+    'rows per COPY statement while uploading, and per export page',
+  ),
+  BATCH_MAX_ROW_BYTES: fromConfig(
+    BatchesConfig,
+    'maxRowBytes',
+    'longest input row (CSV record, NDJSON line, JSON element), bytes; longer: 413',
+  ),
+};
+
+/** Environment of the chunk worker, read by the worker (and the one-process mode). */
+export const batchWorkerEnv = {
+  BATCH_PREFETCH: fromConfig(BatchWorkerConfig, 'prefetch', 'chunk jobs one worker holds unacknowledged at once'),
+  BATCH_MAX_ATTEMPTS: fromConfig(
+    BatchWorkerConfig,
+    'maxAttempts',
+    'deliveries of a failing chunk before its rows are marked failed',
+  ),
+  BATCH_REUSE_TTL_SECONDS: fromConfig(
+    BatchWorkerConfig,
+    'reuseTtlSeconds',
+    'a stored result of the same account and address younger than this is reused, seconds (0: never)',
+  ),
+  BATCH_SWEEP_INTERVAL_MS: fromConfig(
+    BatchWorkerConfig,
+    'sweepIntervalMs',
+    'how often the sweep republishes lost chunk jobs and deletes abandoned uploads, ms (0: never)',
+  ),
+  BATCH_STALE_CHUNK_MS: fromConfig(
+    BatchWorkerConfig,
+    'staleChunkMs',
+    'a chunk handed to the broker this long ago and not done is published again, ms',
+  ),
+  BATCH_MAX_CHUNK_DISPATCHES: fromConfig(
+    BatchWorkerConfig,
+    'maxChunkDispatches',
+    "dispatches of one chunk job (first publish and the sweep's republishes) before its batch is failed as unable to progress",
+  ),
+  BATCH_ABANDONED_UPLOAD_MS: fromConfig(
+    BatchWorkerConfig,
+    'abandonedUploadMs',
+    'an upload still receiving after this long is abandoned and deleted, ms',
+  ),
+};
+
+type Parsed<T extends Record<string, z.ZodType>> = { [K in keyof T]: z.infer<T[K]> };
+
+/** The batch API's settings from its parsed environment (see batchesApiEnv). */
+export function batchesApiConfigFrom(env: Parsed<typeof batchesApiEnv>): BatchesConfig {
+  return BatchesConfig.parse({
     maxRows: env.BATCH_MAX_ROWS,
     chunkSize: env.BATCH_CHUNK_SIZE,
     chunksInFlight: env.BATCH_CHUNKS_IN_FLIGHT,
     pageRows: env.BATCH_PAGE_ROWS,
     maxRowBytes: env.BATCH_MAX_ROW_BYTES,
   });
-  const worker = BatchWorkerConfig.parse({
+}
+
+/** The chunk worker's settings from its parsed environment (see batchWorkerEnv). */
+export function batchWorkerConfigFrom(env: Parsed<typeof batchWorkerEnv>): BatchWorkerConfig {
+  return {
     prefetch: env.BATCH_PREFETCH,
     maxAttempts: env.BATCH_MAX_ATTEMPTS,
     reuseTtlSeconds: env.BATCH_REUSE_TTL_SECONDS,
     sweepIntervalMs: env.BATCH_SWEEP_INTERVAL_MS,
     staleChunkMs: env.BATCH_STALE_CHUNK_MS,
     abandonedUploadMs: env.BATCH_ABANDONED_UPLOAD_MS,
-  });
-  return { api, worker };
+    maxChunkDispatches: env.BATCH_MAX_CHUNK_DISPATCHES,
+  };
 }

@@ -8,7 +8,7 @@
  * (crash between commit and publish, broker restart) is published again by the sweep.
  */
 import type { BatchSummary } from '@skiptrace/contracts';
-import { parseMessage, type Message } from '@skiptrace/contracts';
+import { parseMessage, QUEUES, type Message } from '@skiptrace/contracts';
 import { publishMessage } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
@@ -91,10 +91,11 @@ export interface BatchRow {
   started_at: Date | null;
   completed_at: Date | null;
   updated_at: Date;
+  error: string | null;
 }
 
 export const BATCH_COLUMNS =
-  'id, account_id, status, format, columns, total, rejected, processed, matched, no_match, failed, reused, created_at, started_at, completed_at, updated_at';
+  'id, account_id, status, format, columns, total, rejected, processed, matched, no_match, failed, reused, created_at, started_at, completed_at, updated_at, error';
 
 export function toSummary(row: BatchRow): BatchSummary {
   const summary: BatchSummary = {
@@ -110,6 +111,7 @@ export function toSummary(row: BatchRow): BatchSummary {
     created_at: row.created_at.toISOString(),
   };
   if (row.completed_at) summary.completed_at = row.completed_at.toISOString();
+  if (row.error) summary.error = row.error;
   return summary;
 }
 
@@ -150,20 +152,80 @@ export async function completeIfDone(db: Database, bus: MessageBus, batchId: str
 export interface SweepOptions {
   staleChunkMs: number;
   abandonedUploadMs: number;
+  /** Dispatches of one chunk (first publish included) before its batch is failed. */
+  maxChunkDispatches: number;
+  /** The chunk queue, whose depth tells a backlog from lost jobs. Default skiptrace.batch-chunks. */
+  queue?: string;
   /** Most chunks republished per sweep. Default 1000. */
   limit?: number;
 }
 
 export interface SweepReport {
   republished: number;
+  failed: number;
   completed: number;
   abandoned: number;
 }
 
 /**
- * The batch outbox sweep: republishes chunks handed to the broker long ago and not done,
- * completes batches whose last chunk finished but whose completion was interrupted, and
- * deletes uploads that never finished receiving (their client never got a 202).
+ * Fails a batch that cannot progress: its pending rows become failed with the reason, its
+ * chunks done, and `batch.completed` is published with status `failed` and the reason — the
+ * event first, then the conditional update, so a crash in between repeats both (same
+ * message id): at least once, never lost.
+ */
+export async function failBatch(db: Database, bus: MessageBus, batchId: string, reason: string): Promise<boolean> {
+  const { rows } = await db.query<BatchRow & { pending: number }>(
+    `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p WHERE p.batch_id = b.id::text AND p.status = 'pending') AS pending
+     FROM batches b WHERE id = $1::bigint AND status IN ('queued', 'running')`,
+    [batchId],
+  );
+  const row = rows[0];
+  if (!row) return false;
+  const completedAt = new Date();
+  const data = toSummary({
+    ...row,
+    status: 'failed',
+    processed: row.processed + row.pending,
+    failed: row.failed + row.pending,
+    completed_at: completedAt,
+    error: reason,
+  });
+  const event: Message<'event.batch.completed'> = {
+    accountId: row.account_id,
+    occurredAt: completedAt.toISOString(),
+    data,
+  };
+  await publishMessage(
+    bus,
+    'event.batch.completed',
+    parseMessage('event.batch.completed', event),
+    `batch.completed:${batchId}`,
+  );
+  return db.transaction(async (tx) => {
+    const { rowCount } = await tx.query(
+      `UPDATE properties SET status = 'failed', error = $2::text, completed_at = $3::timestamptz WHERE batch_id = $1::text AND status = 'pending'`,
+      [batchId, reason, completedAt],
+    );
+    const updated = await tx.query(
+      `UPDATE batches SET status = 'failed', error = $2::text, completed_at = $3::timestamptz, updated_at = now(),
+         processed = processed + $4::int, failed = failed + $4::int
+       WHERE id = $1::bigint AND status IN ('queued', 'running')`,
+      [batchId, reason, completedAt, rowCount],
+    );
+    await tx.query(`UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1::bigint AND state <> 'done'`, [batchId]);
+    return updated.rowCount > 0;
+  });
+}
+
+/**
+ * The batch outbox sweep: republishes chunks handed to the broker more than `staleChunkMs`
+ * ago and not done (their job was lost: a crash between commit and publish, a purge, a
+ * stray consumer on the same vhost), fails a batch whose chunk was dispatched
+ * `maxChunkDispatches` times without finishing, completes batches whose last chunk finished
+ * but whose completion was interrupted, and deletes uploads that never finished receiving
+ * (their client never got a 202). While chunk jobs wait on the broker (a backlog, not a
+ * loss) nothing is republished or failed. Republishing is safe: the chunk handler traces
+ * only rows still pending and counts each row once.
  */
 export async function sweepBatches(
   db: Database,
@@ -171,22 +233,36 @@ export async function sweepBatches(
   options: SweepOptions,
   logger?: Logger,
 ): Promise<SweepReport> {
-  const report: SweepReport = { republished: 0, completed: 0, abandoned: 0 };
-  const { rows: stale } = await db.query<{ batch_id: string; account_id: string; from_row: number; to_row: number }>(
-    `UPDATE batch_chunks c SET published_at = now()
-     FROM batches b
-     WHERE c.batch_id = b.id AND b.status IN ('queued', 'running') AND c.state = 'queued'
-       AND c.published_at < now() - make_interval(secs => $1::double precision / 1000)
-       AND (c.batch_id, c.from_row) IN (
-         SELECT batch_id, from_row FROM batch_chunks WHERE state = 'queued'
-           AND published_at < now() - make_interval(secs => $1::double precision / 1000)
-         ORDER BY published_at LIMIT $2)
-     RETURNING c.batch_id, b.account_id, c.from_row, c.to_row`,
-    [options.staleChunkMs, options.limit ?? 1000],
-  );
-  for (const c of stale) {
-    await publishChunks(bus, c.account_id, String(c.batch_id), [{ fromRow: c.from_row, toRow: c.to_row }]);
-    report.republished++;
+  const report: SweepReport = { republished: 0, failed: 0, completed: 0, abandoned: 0 };
+  const backlog = (await bus.depth(options.queue ?? QUEUES.batchChunks.name)) > 0;
+  if (!backlog) {
+    const { rows: stuck } = await db.query<{ batch_id: string; dispatches: number }>(
+      `SELECT c.batch_id, max(c.dispatches)::int AS dispatches FROM batch_chunks c JOIN batches b ON b.id = c.batch_id
+       WHERE b.status IN ('queued', 'running') AND c.state = 'queued' AND c.dispatches >= $2
+         AND c.published_at < now() - make_interval(secs => $1::double precision / 1000)
+       GROUP BY c.batch_id`,
+      [options.staleChunkMs, options.maxChunkDispatches],
+    );
+    for (const b of stuck) {
+      const reason = `a chunk of the batch was dispatched ${b.dispatches} times without finishing (its jobs were lost or kept failing)`;
+      if (await failBatch(db, bus, String(b.batch_id), reason)) report.failed++;
+    }
+    const { rows: stale } = await db.query<{ batch_id: string; account_id: string; from_row: number; to_row: number }>(
+      `UPDATE batch_chunks c SET published_at = now(), dispatches = c.dispatches + 1
+       FROM batches b
+       WHERE c.batch_id = b.id AND b.status IN ('queued', 'running') AND c.state = 'queued'
+         AND c.published_at < now() - make_interval(secs => $1::double precision / 1000)
+         AND (c.batch_id, c.from_row) IN (
+           SELECT batch_id, from_row FROM batch_chunks WHERE state = 'queued' AND dispatches < $3
+             AND published_at < now() - make_interval(secs => $1::double precision / 1000)
+           ORDER BY published_at LIMIT $2)
+       RETURNING c.batch_id, b.account_id, c.from_row, c.to_row`,
+      [options.staleChunkMs, options.limit ?? 1000, options.maxChunkDispatches],
+    );
+    for (const c of stale) {
+      await publishChunks(bus, c.account_id, String(c.batch_id), [{ fromRow: c.from_row, toRow: c.to_row }]);
+      report.republished++;
+    }
   }
   const { rows: done } = await db.query<{ id: string }>(
     `SELECT id FROM batches WHERE status IN ('queued', 'running') AND processed + rejected >= total`,
@@ -201,6 +277,7 @@ export async function sweepBatches(
     await deleteBatchData(db, String(b.id));
     report.abandoned++;
   }
-  if (report.republished + report.completed + report.abandoned > 0) logger?.info({ ...report }, 'batch sweep');
+  if (report.republished + report.failed + report.completed + report.abandoned > 0)
+    logger?.info({ ...report }, 'batch sweep');
   return report;
 }

@@ -6,6 +6,13 @@ export { createBatchesRouter } from './batches.router.ts';
 export type { BatchesRouterDeps } from './batches.router.ts';
 export { createBatchChunkHandler, startBatchWorker } from './chunk.handler.ts';
 export type { BatchChunkHandlerDeps, BatchWorker, BatchWorkerDeps } from './chunk.handler.ts';
-export { BatchesConfig, BatchWorkerConfig, batchesConfigFromEnv } from './config.ts';
+export {
+  BatchesConfig,
+  BatchWorkerConfig,
+  batchesApiEnv,
+  batchWorkerEnv,
+  batchesApiConfigFrom,
+  batchWorkerConfigFrom,
+} from './config.ts';
 export { sweepBatches } from './dispatch.ts';
 export type { SweepOptions, SweepReport } from './dispatch.ts';

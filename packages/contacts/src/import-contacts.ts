@@ -11,6 +11,7 @@ import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { csvContacts, ndjsonContacts } from './contact-readers.ts';
 import { createContactStage } from './contact-stage.ts';
 import { rowSource } from './row-source.ts';
+import { csvCell } from '@skiptrace/runtime';
 import { textChunks } from './text-chunks.ts';
 import type { ImportSource } from './text-chunks.ts';
 
@@ -39,14 +40,14 @@ export interface ImportContactsOptions {
   rejects?: Writable;
   /** Rows per COPY batch; default 10,000. */
   batchSize?: number;
+  /** Declared charset of a byte source (e.g. iso-8859-1); default: BOM, UTF-16 guess, else UTF-8. */
+  charset?: string;
 }
 
 export const DEFAULT_BATCH_SIZE = 10_000;
 
-/** Quotes a CSV field when it needs it. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
+/** The rejects report is a CSV too: its cells go through the neutralising encoder. */
+const csvField = (value: string): string => csvCell(value);
 
 async function writeOut(stream: Writable | undefined, text: string): Promise<void> {
   if (stream === undefined || text === '') return;
@@ -65,9 +66,9 @@ export async function importContacts(
   source: ImportSource,
   options: ImportContactsOptions,
 ): Promise<ImportCounts> {
-  const { format, map, rejects, onProgress, batchSize = DEFAULT_BATCH_SIZE } = options;
+  const { format, map, rejects, onProgress, batchSize = DEFAULT_BATCH_SIZE, charset } = options;
   const counts: ImportCounts = { read: 0, imported: 0, duplicates: 0, rejected: 0 };
-  const records = (format === 'csv' ? csvContacts : ndjsonContacts)(textChunks(source), map);
+  const records = (format === 'csv' ? csvContacts : ndjsonContacts)(textChunks(source, charset), map);
   // Pull the header before creating the staging tables, so a file with unusable columns
   // fails before touching the database.
   const first = await records.next();

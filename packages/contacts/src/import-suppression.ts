@@ -25,6 +25,8 @@ export interface ImportSuppressionOptions {
   onProgress?: (counts: ImportCounts) => void;
   /** Numbers per INSERT; default 10,000. */
   batchSize?: number;
+  /** Declared charset of a byte source; default: BOM, UTF-16 guess, else UTF-8. */
+  charset?: string;
 }
 
 const AREA_HEADERS = new Set(['areacode', 'npa', 'area']);
@@ -86,7 +88,7 @@ export async function importSuppression(
     batch = [];
     onProgress?.({ ...counts });
   };
-  for await (const records of csvRecords(textChunks(source))) {
+  for await (const records of csvRecords(textChunks(source, options.charset))) {
     for (const record of records) {
       if (first) {
         first = false;

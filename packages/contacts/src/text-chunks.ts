@@ -1,10 +1,11 @@
 /**
  * Turns an import source (a Readable, or any async iterable of strings or bytes) into
- * UTF-8 text chunks, never holding more than one chunk: multi-byte characters split across
+ * text chunks, never holding more than one chunk: multi-byte characters split across
  * chunk boundaries are reassembled, and a leading byte-order mark is dropped. A piece may
  * end inside a surrogate pair (the readers join text across pieces as strings).
  */
 import type { Readable } from 'node:stream';
+import { decodeText } from '@skiptrace/runtime';
 
 /** A stream, any (async) iterable of text or byte chunks, or one whole string. */
 export type ImportSource =
@@ -26,19 +27,22 @@ function* pieces(text: string): Generator<string> {
   for (let i = 0; i < text.length; i += TEXT_PIECE_CHARS) yield text.slice(i, i + TEXT_PIECE_CHARS);
 }
 
-export async function* textChunks(source: ImportSource): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8');
-  let first = true;
+/**
+ * Decodes with the same helper as batch uploads (`decodeText`: a BOM, else the declared
+ * charset, else UTF-16 recognised without a BOM, else UTF-8; strict, so undecodable bytes
+ * are refused with a message naming the encoding instead of imported as U+FFFD).
+ */
+export async function* textChunks(source: ImportSource, charset?: string): AsyncGenerator<string> {
   const chunks = typeof source === 'string' ? [source] : (source as AsyncIterable<string | Uint8Array>);
-  for await (const chunk of chunks) {
-    let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  let first = true;
+  for await (let text of decodeText(chunks, { charset, what: 'the file' })) {
     if (first && text.length > 0) {
+      // A string source may still start with a byte-order mark.
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
     }
     yield* pieces(text);
   }
-  yield* pieces(decoder.decode());
 }
 
 export interface TextLine {

@@ -161,6 +161,25 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
       expect(rows[0]!.n).toBe(n);
     });
 
+    it('decodes files as batch uploads do: a declared charset, UTF-16 without a BOM; refuses undecodable bytes', async () => {
+      const csv =
+        'street_address,city,state,zip5,first_name,last_name,phone_1\n1 Birch Ln,Austin,TX,78701,Jänet,Roe,512-555-0130\n';
+      const names = async () =>
+        (await db.query<{ first_name: string }>('SELECT first_name FROM contacts ORDER BY first_name')).rows.map(
+          (r) => r.first_name,
+        );
+      await importContacts(db, [Buffer.from(csv, 'latin1')], { format: 'csv', charset: 'iso-8859-1' });
+      expect(await names()).toEqual(['Jänet']);
+      await db.query('TRUNCATE contacts');
+      await importContacts(db, [Buffer.from(csv, 'utf16le').swap16()], { format: 'csv' });
+      expect(await names()).toEqual(['Jänet']);
+      await db.query('TRUNCATE contacts');
+      await expect(importContacts(db, [Buffer.from(csv, 'latin1')], { format: 'csv' })).rejects.toThrow(
+        /^the file is not valid UTF-8/,
+      );
+      expect(await names()).toEqual([]);
+    });
+
     it('lets a map override the aliases', async () => {
       const csv = 'Address,Situs,City,State,Zip,Tel\n1 Wrong Way,5 Right Rd,Austin,TX,78701,512-555-0110\n';
       const { counts } = await runImport(db, csv, { map: { street_address: 'Situs', phone_1: 'Tel' } });

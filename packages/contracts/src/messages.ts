@@ -36,6 +36,8 @@ export const BatchSummary = z
     reused: z.number().int(),
     created_at: z.string(),
     completed_at: z.string().optional(),
+    /** Why a `failed` batch could not finish (e.g. its chunk jobs kept getting lost). */
+    error: z.string().optional(),
   })
   .meta({ id: 'BatchSummary' });
 export type BatchSummary = z.infer<typeof BatchSummary>;

@@ -143,7 +143,10 @@ export function buildOpenApiDocument({ apiUrl, authUrl }: OpenApiOptions): Json 
           StoredProperty,
         ),
         'skiptrace.completed': event('A skip trace finished', PropertyResponse),
-        'batch.completed': event('A batch finished', BatchSummary),
+        'batch.completed': event(
+          'A batch finished (status completed), or could not progress (status failed, with error)',
+          BatchSummary,
+        ),
       },
       components: {
         securitySchemes: {

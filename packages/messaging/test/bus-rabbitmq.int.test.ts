@@ -6,7 +6,7 @@ import { coalesceFrameWrites } from '../src/rabbitmq-write-coalescing.ts';
 import { busContract } from './bus.contract.ts';
 import { createTestVhost, ensureBrokerRunning, holdBrokerLock } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
-import { waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
 
 let vhost: TestVhost;
 let releaseBroker: () => Promise<void>;
@@ -80,7 +80,7 @@ describe('packing on RabbitMQ', () => {
       }
       const letters: DeadLetter[] = [];
       await waitUntil(async () => (letters.push(...(await bus.takeDeadLetters(queue, 1))), letters.length >= 3), {
-        what: 'the dead-lettered pack',
+        message: 'the dead-lettered pack',
       });
       expect(letters.sort((x, y) => x.messageId.localeCompare(y.messageId))).toEqual(
         ['a', 'b', 'c'].map((id) => ({ payload: { id }, topic: queue, messageId: id, reason: 'delivery_limit' })),

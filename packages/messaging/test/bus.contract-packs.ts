@@ -5,7 +5,8 @@
  */
 import { expect, it } from '@jest/globals';
 import type { Delivery, MessageBus } from '../src/bus.port.ts';
-import { peakHandlers, unique, waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
+import { peakHandlers, unique } from './test-helpers.ts';
 
 const count = (list: unknown[], value: unknown) => list.filter((v) => v === value).length;
 
@@ -23,7 +24,7 @@ export function packCases(open: () => Promise<MessageBus>): void {
     await Promise.all(
       ids.map((n) => bus.publish(topic, { n }, { pack: true, messageId: `p-${n}`, headers: { n: String(n) } })),
     );
-    await waitUntil(() => got[left]!.length === 20 && got[right]!.length === 20, { what: 'both queues' });
+    await waitUntil(() => got[left]!.length === 20 && got[right]!.length === 20, { message: 'both queues' });
     for (const queue of [left, right]) {
       const sorted = [...got[queue]!].sort((a, b) => (a.payload as { n: number }).n - (b.payload as { n: number }).n);
       expect(sorted.map((d) => ({ ...d, reply: undefined }))).toEqual(
@@ -46,7 +47,7 @@ export function packCases(open: () => Promise<MessageBus>): void {
     await Promise.all(
       Array.from({ length: 10 }, (_, n) => bus.publish(topic, { n }, { pack: true, messageId: `r-${n}` })),
     );
-    await waitUntil(() => retried.length === 1, { what: 'the retry' });
+    await waitUntil(() => retried.length === 1, { message: 'the retry' });
     expect(retried[0]).toMatchObject({ topic, payload: { n: 3 }, attempt: 2, headers: {} });
     expect(calls).toHaveLength(11);
     for (let n = 0; n < 10; n++) expect(count(calls, `r-${n}`)).toBe(n === 3 ? 2 : 1);
@@ -66,7 +67,7 @@ export function packCases(open: () => Promise<MessageBus>): void {
     await Promise.all([0, 1, 2, 3].map((n) => bus.publish(topic, { n }, { pack: true, messageId: `d-${n}` })));
     const letters: unknown[] = [];
     await waitUntil(async () => (letters.push(...(await bus.takeDeadLetters(queue, 10))), letters.length >= 1), {
-      what: 'the dead letter',
+      message: 'the dead letter',
     });
     expect(letters).toEqual([{ payload: { n: 1 }, topic, messageId: 'd-1', reason: 'boom on attempt 3' }]);
     expect(attempts).toEqual([1, 2, 3]);

@@ -2,12 +2,13 @@
 import { it, expect } from '@jest/globals';
 import { RequestTimeoutError } from '../src/bus.port.ts';
 import type { DeadLetter, MessageBus } from '../src/bus.port.ts';
-import { gate, unique, waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
+import { gate, unique } from './test-helpers.ts';
 
 async function takeAllDeadLetters(bus: MessageBus, queue: string, count: number): Promise<DeadLetter[]> {
   const letters: DeadLetter[] = [];
   await waitUntil(async () => (letters.push(...(await bus.takeDeadLetters(queue, 100))), letters.length >= count), {
-    what: 'dead letters',
+    message: 'dead letters',
   });
   return letters;
 }
@@ -24,7 +25,7 @@ export function retryAndReplyCases(open: () => Promise<MessageBus>): void {
       return 'ok';
     });
     await bus.publish(queue, { x: 1 });
-    await waitUntil(() => attempts.length === 2, { what: 'the redelivery' });
+    await waitUntil(() => attempts.length === 2, { message: 'the redelivery' });
     expect(attempts).toEqual([1, 2]);
     expect(await bus.takeDeadLetters(queue, 10)).toEqual([]);
   });
@@ -64,7 +65,7 @@ export function retryAndReplyCases(open: () => Promise<MessageBus>): void {
       throw new Error('rejected');
     });
     for (const n of [1, 2, 3]) await bus.publish(queue, n);
-    await waitUntil(() => failures === 3, { what: 'three failures' });
+    await waitUntil(() => failures === 3, { message: 'three failures' });
     const batches: unknown[][] = [];
     await waitUntil(async () => {
       const batch = await bus.takeDeadLetters(queue, 2);
@@ -105,7 +106,7 @@ export function retryAndReplyCases(open: () => Promise<MessageBus>): void {
     await expect(bus.request(queue, 1, { timeoutMs: 5000 })).resolves.toEqual({ early: 1 });
     expect(settled).toBe(false);
     rest.open();
-    await waitUntil(() => settled, { what: 'the handler to settle' });
+    await waitUntil(() => settled, { message: 'the handler to settle' });
     await expect(bus.request(queue, 2, { timeoutMs: 5000 })).resolves.toEqual({ early: 2 });
   });
 
@@ -123,7 +124,7 @@ export function retryAndReplyCases(open: () => Promise<MessageBus>): void {
     await expect(bus.request(queue, 'slow', { timeoutMs: 300 })).rejects.toBeInstanceOf(RequestTimeoutError);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     slow.open();
-    await waitUntil(() => finished === 1, { what: 'the late handler' });
+    await waitUntil(() => finished === 1, { message: 'the late handler' });
     await expect(bus.request(queue, 'fast', { timeoutMs: 5000 })).resolves.toBe('reply to fast');
     await expect(bus.request(unique('nobody'), 1, { timeoutMs: 200 })).rejects.toBeInstanceOf(RequestTimeoutError);
   });

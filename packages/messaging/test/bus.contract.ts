@@ -9,7 +9,8 @@ import { BusUnavailableError } from '../src/bus.port.ts';
 import type { Delivery, MessageBus } from '../src/bus.port.ts';
 import { packCases } from './bus.contract-packs.ts';
 import { retryAndReplyCases } from './bus.contract-retries.ts';
-import { gate, peakHandlers, unique, waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
+import { gate, peakHandlers, unique } from './test-helpers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,7 +37,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
       expect(received).toHaveLength(0);
       await first;
       await bus.publish(topic, [1, 2]);
-      await waitUntil(() => received.length === 2, { what: 'two deliveries' });
+      await waitUntil(() => received.length === 2, { message: 'two deliveries' });
       expect(received[0]).toEqual({
         topic,
         payload: { id: 1, name: 'Ada' },
@@ -66,7 +67,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
       ];
       for (const topic of topics) await bus.publish(topic, null);
       await bus.publish(`${queue}-log.end`, null); // FIFO: once this arrives, nothing earlier is pending
-      await waitUntil(() => received.includes(`${queue}-log.end`), { what: 'sentinel' });
+      await waitUntil(() => received.includes(`${queue}-log.end`), { message: 'sentinel' });
       expect(received).toEqual([`${queue}.plant.added`, `${queue}-log`, `${queue}-log.x.y`, `${queue}-log.end`]);
     });
 
@@ -79,7 +80,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
         await bus.consume({ queue, topics: [topic], prefetch: 5 }, async (d) => void got[queue]?.push(d.payload));
       }
       for (const n of [1, 2, 3]) await bus.publish(topic, { n });
-      await waitUntil(() => got[left]?.length === 3 && got[right]?.length === 3, { what: 'both queues' });
+      await waitUntil(() => got[left]?.length === 3 && got[right]?.length === 3, { message: 'both queues' });
       expect(got[left]).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
       expect(got[right]).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     });
@@ -96,7 +97,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
       }
       const ids = Array.from({ length: 40 }, (_, i) => `job-${i}`);
       await Promise.all(ids.map((messageId) => bus.publish(queue, { messageId }, { messageId })));
-      await waitUntil(() => seen.a.length + seen.b.length >= ids.length, { what: 'all jobs' });
+      await waitUntil(() => seen.a.length + seen.b.length >= ids.length, { message: 'all jobs' });
       expect([...seen.a, ...seen.b].sort()).toEqual([...ids].sort());
       expect(seen.a.length).toBeGreaterThan(0);
       expect(seen.b.length).toBeGreaterThan(0);
@@ -115,12 +116,12 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
       const consumer = await bus.consume({ queue, topics: [queue], prefetch: 1 }, async () => {});
       await consumer.cancel();
       for (const n of [1, 2, 3, 4]) await bus.publish(queue, n);
-      await waitUntil(async () => (await bus.depth(queue)) === 4, { what: 'depth 4' });
+      await waitUntil(async () => (await bus.depth(queue)) === 4, { message: 'depth 4' });
       expect(await bus.depth(unique('missing'))).toBe(0);
       const received: unknown[] = [];
       await bus.consume({ queue, topics: [queue], prefetch: 4 }, async (d) => void received.push(d.payload));
-      await waitUntil(() => received.length === 4, { what: 'the backlog' });
-      await waitUntil(async () => (await bus.depth(queue)) === 0, { what: 'depth 0' });
+      await waitUntil(() => received.length === 4, { message: 'the backlog' });
+      await waitUntil(async () => (await bus.depth(queue)) === 0, { message: 'depth 0' });
     });
 
     it('refuses to redeclare a queue with another maxAttempts', async () => {
@@ -145,7 +146,7 @@ export function busContract(name: string, makeBus: () => Promise<MessageBus>): v
         events.push('handler done');
       });
       await bus.publish(queue, 'work');
-      await waitUntil(() => events.length === 1, { what: 'the handler to start' });
+      await waitUntil(() => events.length === 1, { message: 'the handler to start' });
       const closing = bus.close().then(() => events.push('closed'));
       setTimeout(hold.open, 200);
       await closing;

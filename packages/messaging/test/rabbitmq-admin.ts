@@ -3,7 +3,7 @@ import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import amqp from 'amqplib';
-import { waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
 
 const run = promisify(execFile);
 
@@ -71,5 +71,9 @@ export async function ensureBrokerRunning(): Promise<void> {
   } catch {
     await run('rabbitmq-server', ['-detached'], { timeout: 60_000 });
   }
-  await waitUntil(acceptsConnections, { timeoutMs: 120_000, intervalMs: 250, what: 'RabbitMQ to accept connections' });
+  await waitUntil(acceptsConnections, {
+    timeoutMs: 120_000,
+    intervalMs: 250,
+    message: 'RabbitMQ to accept connections',
+  });
 }

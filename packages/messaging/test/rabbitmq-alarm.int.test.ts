@@ -9,7 +9,7 @@ import { BusUnavailableError } from '../src/bus.port.ts';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';
 import { createTestVhost, ensureBrokerRunning, holdBrokerLock, rabbitmqctl } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
-import { waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
 
 let vhost: TestVhost;
 let releaseBroker: () => Promise<void>;
@@ -53,7 +53,7 @@ describe('RabbitMQ bus under a memory alarm', () => {
             () => true,
             () => false,
           ),
-        { timeoutMs: 30_000, what: 'a confirmed publish after the alarm' },
+        { timeoutMs: 30_000, message: 'a confirmed publish after the alarm' },
       );
       expect(await bus.depth(queue)).toBeGreaterThanOrEqual(2);
     } finally {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';
 import { createTestVhost, ensureBrokerRunning, holdBrokerLock } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
-import { waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
 
 let vhost: TestVhost;
 let releaseBroker: () => Promise<void>;
@@ -43,7 +43,7 @@ describe('RabbitMQ bus back-pressure', () => {
       // The bound held, and was reached: the window, not the broker, limited the publisher.
       expect(peak).toBe(window);
       expect(bus.inFlight()).toBe(0);
-      await waitUntil(() => consumed.size === total, { timeoutMs: 60_000, what: 'all messages consumed' });
+      await waitUntil(() => consumed.size === total, { timeoutMs: 60_000, message: 'all messages consumed' });
     } finally {
       await bus.close();
     }
@@ -65,7 +65,7 @@ describe('RabbitMQ bus back-pressure', () => {
       });
       await Promise.all(Array.from({ length: 600 }, (_, n) => bus.publish(queue, { n, blob })));
       expect(logged).toContain('channel buffer full; holding publishes until drain');
-      await waitUntil(() => consumed === 600, { timeoutMs: 60_000, what: 'all large messages consumed' });
+      await waitUntil(() => consumed === 600, { timeoutMs: 60_000, message: 'all large messages consumed' });
     } finally {
       await bus.close();
     }

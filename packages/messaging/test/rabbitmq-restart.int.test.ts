@@ -8,7 +8,7 @@ import { BusUnavailableError } from '../src/bus.port.ts';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';
 import { createTestVhost, ensureBrokerRunning, holdBrokerLock, rabbitmqctl } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
-import { waitUntil } from './test-helpers.ts';
+import { waitUntil } from '@skiptrace/testing';
 
 let vhost: TestVhost;
 beforeAll(async () => {
@@ -63,15 +63,15 @@ describe('RabbitMQ bus across a broker restart', () => {
       const releaseBroker = await holdBrokerLock('exclusive');
       try {
         await rabbitmqctl('stop_app');
-        await waitUntil(() => !bus.isReady(), { timeoutMs: 30_000, what: 'the bus to notice the outage' });
+        await waitUntil(() => !bus.isReady(), { timeoutMs: 30_000, message: 'the bus to notice the outage' });
         // Down for longer than publishTimeoutMs, so the early outage publishes are refused.
-        await waitUntil(() => refused.length > 0, { timeoutMs: 30_000, what: 'a publish to be refused' });
+        await waitUntil(() => refused.length > 0, { timeoutMs: 30_000, message: 'a publish to be refused' });
         await rabbitmqctl('start_app');
       } finally {
         await ensureBrokerRunning();
         await releaseBroker();
       }
-      await waitUntil(() => bus.isReady(), { timeoutMs: 60_000, what: 'the bus to reconnect' });
+      await waitUntil(() => bus.isReady(), { timeoutMs: 60_000, message: 'the bus to reconnect' });
       streaming = false;
       await stream;
       await Promise.all(inFlight);
@@ -89,7 +89,7 @@ describe('RabbitMQ bus across a broker restart', () => {
       // Every confirmed publish (before, during, after) reaches the re-attached consumer.
       await waitUntil(() => [...confirmed].every((id) => consumed.has(id)), {
         timeoutMs: 60_000,
-        what: 'every confirmed message to be consumed',
+        message: 'every confirmed message to be consumed',
       });
     } finally {
       await bus.close();

@@ -1,25 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { waitUntil } from '@skiptrace/testing';
 import type { MessageBus } from '../src/bus.port.ts';
 
 /** A queue or topic name no other test (or test run) uses. */
 export const unique = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
-
-/** Polls `condition` until it holds or the deadline passes; tests wait on this, never on sleeps. */
-export async function waitUntil(
-  condition: () => boolean | Promise<boolean>,
-  {
-    timeoutMs = 10_000,
-    intervalMs = 10,
-    what = 'condition',
-  }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
 /** A promise plus the function that resolves it, for handlers a test holds open. */
 export function gate(): { opened: Promise<void>; open: () => void } {
@@ -48,11 +32,11 @@ export async function peakHandlers(
     running += 1;
     started += 1;
     peak = Math.max(peak, running);
-    await waitUntil(() => running >= prefetch || started >= total, { what: 'a full consumer', intervalMs: 2 });
+    await waitUntil(() => running >= prefetch || started >= total, { message: 'a full consumer', intervalMs: 2 });
     running -= 1;
     done += 1;
   });
   await Promise.all(Array.from({ length: total }, (_, i) => bus.publish(queue, i, { pack })));
-  await waitUntil(() => done === total, { what: 'all handled' });
+  await waitUntil(() => done === total, { message: 'all handled' });
   return peak;
 }

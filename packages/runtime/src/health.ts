@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { metricsRouter } from './metrics.ts';
+import type { MetricsOptions } from './observability.ts';
 
 export type Check = () => Promise<void> | void;
 
@@ -8,13 +10,14 @@ export interface Health {
   /** Marks the process as draining: /readyz answers 503 so load balancers stop sending. */
   drain(): void;
   report(): Promise<{ ready: boolean; checks: Record<string, string> }>;
-  /** GET /healthz (process alive) and GET /readyz (dependencies reachable). */
+  /** GET /healthz (process alive), GET /readyz (dependencies reachable) and GET /metrics when enabled. */
   router(): Router;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
 
-export function createHealth(): Health {
+/** `metrics`: serve GET /metrics beside the probes (every service mounts this router on its port). */
+export function createHealth(options: { metrics?: MetricsOptions } = {}): Health {
   const checks = new Map<string, Check>();
   let draining = false;
   const run = async (check: Check) => {
@@ -53,6 +56,7 @@ export function createHealth(): Health {
         const { ready, checks: detail } = await health.report();
         res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: detail });
       });
+      if (options.metrics?.enabled) router.use(metricsRouter({ token: options.metrics.token }));
       return router;
     },
   };

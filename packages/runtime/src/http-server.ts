@@ -133,7 +133,12 @@ export function createHttpServer(handler: RequestListener, options: Partial<Http
     }
   };
 
-  server.on('request', (req, res) => {
+  // CONNECT asks a proxy for a tunnel; without a listener Node drops the connection unanswered.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawErrorResponse('malformed_request', 'CONNECT is not supported: this server is not a proxy'));
+  });
+
+  const onRequest: RequestListener = (req, res) => {
     const length = req.headers['content-length'];
     const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
     if (hasBody && !req.complete) {
@@ -161,7 +166,11 @@ export function createHttpServer(handler: RequestListener, options: Partial<Http
       timer ??= setInterval(tick, TICK_MS).unref();
     }
     handler(req, res);
-  });
+  };
+  server.on('request', onRequest);
+  // An Expect other than 100-continue: Node's default answers 417 with an empty body.
+  // RFC 9110 §10.1.1 lets a server ignore an expectation it does not know; serve the request.
+  server.on('checkExpectation', onRequest);
   server.on('close', () => {
     clearInterval(timer);
     watched.clear();

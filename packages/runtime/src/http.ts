@@ -71,8 +71,12 @@ function toApiError(err: unknown): ApiError | undefined {
     case 'request.size.invalid':
       return new ApiError('malformed_request', 'request body length does not match Content-Length');
   }
-  // zlib's errors, wrapped by body-parser: the body is not what its Content-Encoding says.
-  if (typeof e?.code === 'string' && (e.code.startsWith('Z_') || e.code.includes('BROTLI'))) {
+  // zlib's errors, wrapped by body-parser or not: the body is not what its Content-Encoding
+  // says. Brotli's decoder errors are named ERR__ERROR_<reason> by Node (BROTLI_DECODER cut).
+  if (
+    typeof e?.code === 'string' &&
+    (e.code.startsWith('Z_') || e.code.includes('BROTLI') || e.code.startsWith('ERR__ERROR_'))
+  ) {
     return new ApiError('malformed_request', `request body does not decode as its Content-Encoding says: ${e.message}`);
   }
   const kind = typeof e?.status === 'number' ? BY_STATUS[e.status] : undefined;

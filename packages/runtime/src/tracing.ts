@@ -21,7 +21,9 @@ import type { Logger } from 'pino';
 export { SpanKind } from '@opentelemetry/api';
 export type { Span } from '@opentelemetry/api';
 
-const tracer = () => trace.getTracer('skiptrace');
+// A proxy: it delegates to the SDK's tracer once one is registered, a no-op until then.
+const skiptraceTracer = trace.getTracer('skiptrace');
+const tracer = () => skiptraceTracer;
 
 export interface SpanOptions {
   kind?: SpanKind;
@@ -91,22 +93,41 @@ const SAMPLERS = [
 
 /**
  * The standard OpenTelemetry variables this platform reads (the SDK reads them from the
- * process environment; they are declared here so a bad value fails at start).
+ * process environment; they are declared here so a bad value fails at start and the
+ * configuration table lists them).
  */
-export const tracingEnvSchema = z.object({
-  /** OTLP base URL, e.g. http://otel-collector:4318; unset: tracing off. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
-  /** Traces-only OTLP URL (full path, e.g. .../v1/traces); also turns tracing on. */
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
-  /** http/protobuf (default), http/json or grpc. */
-  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json', 'grpc']).optional(),
-  /** service.name on every span; default the service's own name (gateway, worker, ...). */
-  OTEL_SERVICE_NAME: z.string().min(1).optional(),
-  /** Sampler; default parentbased_always_on. */
-  OTEL_TRACES_SAMPLER: z.enum(SAMPLERS).optional(),
-  /** Ratio for the traceidratio samplers, 0..1. */
-  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
-});
+export const tracingEnv = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
+    .optional()
+    .describe('OTLP base URL for traces, e.g. http://otel-collector:4318. Absent: tracing off'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url()
+    .optional()
+    .describe('OTLP URL for traces only (full path, e.g. …/v1/traces); also turns tracing on'),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/protobuf', 'http/json', 'grpc'])
+    .optional()
+    .describe('OTLP encoding: http/protobuf (default), http/json or grpc'),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "service.name on every span; default the service's name (gateway, auth, worker, dispatcher; skiptrace in the one-process mode)",
+    ),
+  OTEL_TRACES_SAMPLER: z
+    .enum(SAMPLERS)
+    .optional()
+    .describe('sampler: always_on, always_off, traceidratio or parentbased_* (default parentbased_always_on)'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('sampling ratio for the traceidratio samplers, 0..1'),
+};
+export const tracingEnvSchema = z.object(tracingEnv);
 export type TracingEnv = z.infer<typeof tracingEnvSchema>;
 
 export interface Tracing {

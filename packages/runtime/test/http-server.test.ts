@@ -62,12 +62,26 @@ describe('Node parser errors answer with the Error body', () => {
       'duplicate or conflicting Content-Length / Transfer-Encoding headers',
     ],
     ['headers too large', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, '431', 'too large'],
+    [
+      'CONNECT (not a proxy)',
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      '400',
+      'not a proxy',
+    ],
   ])('%s', async (_name, request, status, words) => {
     const { text } = await raw(request);
     expect(text.startsWith(`HTTP/1.1 ${status} `)).toBe(true);
     expect(text).toContain('Content-Type: application/json');
     expect((bodyOf(text) as { message: string }).message).toContain(words);
   });
+});
+
+it('an unknown Expect is ignored and the request served (not an empty 417)', async () => {
+  const { text } = await raw(
+    'POST /echo HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}',
+  );
+  expect(text.startsWith('HTTP/1.1 200 ')).toBe(true);
+  expect(bodyOf(text)).toEqual({ size: 7 });
 });
 
 describe('slow clients', () => {

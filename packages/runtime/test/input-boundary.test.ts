@@ -101,6 +101,9 @@ describe('input boundary: bodies', () => {
     expect(plain.status).toBe(400);
     expect(plain.body?.error).toBe(1006);
     expect(plain.body?.message).toContain('does not decode as its Content-Encoding says');
+    const notBrotli = await postJson('{"a":"b"}', { 'content-encoding': 'br' });
+    expect(notBrotli.status).toBe(400);
+    expect(notBrotli.body?.message).toContain('does not decode as its Content-Encoding says');
     const bomb = await postJson(gzipSync(JSON.stringify({ a: 'x'.repeat(100_000) })), { 'content-encoding': 'gzip' });
     expect(bomb).toMatchObject({ status: 413, body: { error: 1004 } });
   });

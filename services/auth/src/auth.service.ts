@@ -28,9 +28,9 @@ import {
   loadSigningKeys,
   publicJwks,
   rotateSigningKey,
-  type KeyStore,
   type StoredKey,
 } from './signing-keys.ts';
+import { encryptedKeyStore } from './key-encryption.ts';
 
 export interface AuthServiceDeps {
   db: Database;
@@ -79,9 +79,14 @@ function providerRoute(path: string): string {
   return path.startsWith('/oauth/') ? '/oauth/*' : '/.well-known/*';
 }
 
-function keyStoreFor(db: Database, config: AuthConfig): KeyStore | undefined {
+/**
+ * Where generated signing keys live, encrypted with the key-encryption keys when configured
+ * (without them, encrypted keys fail loudly instead of being replaced).
+ */
+function keyStoreFor(db: Database, config: AuthConfig) {
   if (config.signingKeys) return undefined;
-  return db.kind === 'pglite' && config.dataDir ? fileKeyStore(config.dataDir) : databaseKeyStore(db);
+  const inner = db.kind === 'pglite' && config.dataDir ? fileKeyStore(config.dataDir) : databaseKeyStore(db);
+  return encryptedKeyStore(inner, config.keyEncryptionKeys ?? []);
 }
 
 /** Cookie keys: configured, or derived from the private signing keys (shared by replicas). */
@@ -97,6 +102,9 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   const accounts = createAccounts(db);
   const abuse = createAbuseControls(kv, config);
   const store = keyStoreFor(db, config);
+  // Keys stored in plain (or under an older key-encryption key) are re-encrypted first.
+  const rewrapped = store ? await store.rewrap() : 0;
+  if (rewrapped > 0) log.info({ keys: rewrapped }, 'signing keys re-encrypted with the first key-encryption key');
   const keys = config.signingKeys ?? (await loadSigningKeys(store!));
   const useKv = kv.kind === 'redis';
   const provider = createProvider({
@@ -163,4 +171,14 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       if (purge) clearInterval(purge);
     },
   };
+}
+
+/**
+ * The auth service's composition, called by its main.ts and by the one-process system:
+ * the OAuth server, and the web console's public client (redirect URI `<consoleUrl>/callback`).
+ */
+export async function wireAuth(deps: Omit<AuthServiceDeps, 'config'>, config: AuthConfig): Promise<AuthService> {
+  const auth = await createAuthService({ ...deps, config });
+  await auth.ensureConsoleClient({ consoleUrl: config.consoleUrl });
+  return auth;
 }

@@ -1,57 +1,117 @@
 import { z } from 'zod';
 import type { JWK } from 'jose';
-import { loadConfig } from '@skiptrace/runtime';
+import { commonEnv, databaseEnv, envFlag, envInt, envPort, issuerEnv, loadConfig, redisEnv } from '@skiptrace/runtime';
+import { parseKeks, type Kek } from './key-encryption.ts';
 import { parseJwks } from './signing-keys.ts';
 
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const int = (min: number) => z.coerce.number().int().min(min);
+/** Variables of the OAuth server itself. Secrets also accept a `<NAME>_FILE` path. */
+export const oauthEnv = {
+  ...issuerEnv,
+  SKIPTRACE_ADMIN_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      'RFC 7591 initial access token for POST /oauth/register (secret, at least 16 characters). Absent: registration is off',
+    ),
+  AUTH_SIGNING_KEYS: z
+    .string()
+    .superRefine((text, ctx) => {
+      try {
+        parseJwks(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .optional()
+    .describe('JWKS JSON of the private signing keys (ES256; secret). Absent: generated and stored'),
+  AUTH_KEY_ENCRYPTION_KEYS: z
+    .string()
+    .superRefine((text, ctx) => {
+      try {
+        parseKeks(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .optional()
+    .describe(
+      'key-encryption keys of the stored signing keys (secret): comma-separated base64 of at least 32 random bytes, the first encrypts. Absent: stored in plain',
+    ),
+  AUTH_COOKIE_KEYS: z
+    .string()
+    .optional()
+    .describe('comma-separated cookie signing secrets, newest first (secret). Absent: derived from the signing keys'),
+  AUTH_TRUST_PROXY: envFlag
+    .default(false)
+    .describe('trust `X-Forwarded-*` from the TLS-terminating proxy; cookies become `Secure`'),
+  AUTH_ACCESS_TOKEN_TTL: envInt(60).default(3600).describe('access-token lifetime (`expires_in`), seconds'),
+  AUTH_REFRESH_TOKEN_TTL: envInt(300)
+    .default(30 * 24 * 3600)
+    .describe('refresh-token (and grant) lifetime, seconds'),
+  AUTH_TOKEN_RATE_LIMIT: envInt(1).default(600).describe('token requests per client per minute (429 over it)'),
+  AUTH_TOKEN_IP_RATE_LIMIT: envInt(1).default(1200).describe('token requests per client IP per minute (429 over it)'),
+  AUTH_CLIENT_AUTH_FAILURE_LIMIT: envInt(1)
+    .default(10)
+    .describe('failed client authentications per client and source address per minute (429 over it)'),
+  AUTH_LOGIN_RATE_LIMIT: envInt(1).default(30).describe('login form posts per client IP per minute'),
+  AUTH_LOCKOUT_THRESHOLD: envInt(1).default(5).describe('failed logins for one email before it is locked'),
+  AUTH_LOCKOUT_BASE_SECONDS: envInt(1)
+    .default(60)
+    .describe('first lockout, seconds; it doubles with each further failure'),
+  AUTH_LOCKOUT_MAX_SECONDS: envInt(1).default(3600).describe('longest lockout, seconds'),
+  AUTH_CONSOLE_URL: z
+    .url()
+    .optional()
+    .describe(
+      "public URL of the web console (the gateway's /console); its OAuth client's redirect URI is `<this>/callback`. Default: http://localhost:8080/console (one-process mode: <AUTH_ISSUER>/console)",
+    ),
+};
 
-/** Environment of the auth service. Secrets also accept a `<NAME>_FILE` path. */
-export const authEnvSchema = z
-  .object({
-    /** TCP port of `main.ts`; default 8081. */
-    PORT: int(0).max(65535).default(8081),
-    /** Public base URL of the OAuth server (no path); default http://localhost:${PORT}. */
-    AUTH_ISSUER: z.url().optional(),
-    /** `aud` of access tokens, the API's resource indicator; default urn:skiptrace:api. */
-    API_AUDIENCE: z.string().min(1).default('urn:skiptrace:api'),
-    /** RFC 7591 initial access token (secret, ≥ 16 chars); absent: registration is off. */
-    SKIPTRACE_ADMIN_TOKEN: z.string().min(16).optional(),
-    /** JWKS JSON of private signing keys (secret); absent: generated and stored. */
-    AUTH_SIGNING_KEYS: z.string().optional(),
-    /** Comma-separated cookie signing secrets, newest first; absent: derived from the signing keys. */
-    AUTH_COOKIE_KEYS: z.string().optional(),
-    /** Trust X-Forwarded-* from a TLS-terminating proxy (production); default false. */
-    AUTH_TRUST_PROXY: bool.default(false),
-    /** Access-token lifetime in seconds; default 3600 (the seed's expires_in). */
-    AUTH_ACCESS_TOKEN_TTL: int(60).default(3600),
-    /** Refresh-token (and grant) lifetime in seconds; default 2592000 (30 days). */
-    AUTH_REFRESH_TOKEN_TTL: int(300).default(30 * 24 * 3600),
-    /** Token requests per client per minute; default 600. */
-    AUTH_TOKEN_RATE_LIMIT: int(1).default(600),
-    /** Token requests per client IP per minute; default 1200. */
-    AUTH_TOKEN_IP_RATE_LIMIT: int(1).default(1200),
-    /** Failed client authentications per client and source address per minute; default 10. */
-    AUTH_CLIENT_AUTH_FAILURE_LIMIT: int(1).default(10),
-    /** Login form posts per client IP per minute; default 30. */
-    AUTH_LOGIN_RATE_LIMIT: int(1).default(30),
-    /** Failed logins for one email before it is locked; default 5. */
-    AUTH_LOCKOUT_THRESHOLD: int(1).default(5),
-    /** First lockout in seconds, doubling with each further failure; default 60. */
-    AUTH_LOCKOUT_BASE_SECONDS: int(1).default(60),
-    /** Longest lockout in seconds; default 3600. */
-    AUTH_LOCKOUT_MAX_SECONDS: int(1).default(3600),
-    /** Public URL of the web console (the gateway's /console); its client's redirect URI is <this>/callback; default http://localhost:8080/console. */
-    AUTH_CONSOLE_URL: z.url().default('http://localhost:8080/console'),
-    /** Directory of the one-process mode's data (keys.json, demo credentials); default .data. */
-    SKIPTRACE_DATA_DIR: z.string().default('.data'),
-  })
-  .transform((env) => ({
-    port: env.PORT,
-    issuer: (env.AUTH_ISSUER ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+/** Environment of the auth service process. */
+export const authEnv = z.object({
+  PORT: envPort(8081),
+  ...commonEnv,
+  ...databaseEnv,
+  ...redisEnv,
+  ...oauthEnv,
+});
+export type AuthEnv = z.infer<typeof authEnv>;
+
+export interface AuthConfig {
+  /** Public base URL of the OAuth server (no trailing slash). */
+  issuer: string;
+  apiAudience: string;
+  adminToken?: string;
+  /** Private JWKs from AUTH_SIGNING_KEYS; absent: the key store decides. */
+  signingKeys?: JWK[];
+  /** Encrypt the stored signing keys with these (the first encrypts); absent: stored in plain. */
+  keyEncryptionKeys?: Kek[];
+  cookieKeys?: string[];
+  trustProxy: boolean;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  tokenRateLimit: number;
+  tokenIpRateLimit: number;
+  clientAuthFailureLimit: number;
+  loginRateLimit: number;
+  lockoutThreshold: number;
+  lockoutBaseSeconds: number;
+  lockoutMaxSeconds: number;
+  /** Public URL of the web console (no trailing slash). */
+  consoleUrl: string;
+  /** Where keys.json lives when the database is PGlite; absent: keys go in the database. */
+  dataDir?: string;
+}
+
+/** The OAuth server's settings from a parsed environment; the one-process mode calls it too. */
+export function authConfigFrom(env: AuthEnv): AuthConfig {
+  return {
+    issuer: (env.AUTH_ISSUER ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     apiAudience: env.API_AUDIENCE,
     adminToken: env.SKIPTRACE_ADMIN_TOKEN,
-    signingKeys: env.AUTH_SIGNING_KEYS,
+    signingKeys: env.AUTH_SIGNING_KEYS === undefined ? undefined : parseJwks(env.AUTH_SIGNING_KEYS),
+    keyEncryptionKeys: env.AUTH_KEY_ENCRYPTION_KEYS === undefined ? undefined : parseKeks(env.AUTH_KEY_ENCRYPTION_KEYS),
     cookieKeys: env.AUTH_COOKIE_KEYS?.split(',')
       .map((k) => k.trim())
       .filter(Boolean),
@@ -65,30 +125,14 @@ export const authEnvSchema = z
     lockoutThreshold: env.AUTH_LOCKOUT_THRESHOLD,
     lockoutBaseSeconds: env.AUTH_LOCKOUT_BASE_SECONDS,
     lockoutMaxSeconds: env.AUTH_LOCKOUT_MAX_SECONDS,
-    consoleUrl: env.AUTH_CONSOLE_URL.replace(/\/$/, ''),
+    consoleUrl: (env.AUTH_CONSOLE_URL ?? 'http://localhost:8080/console').replace(/\/+$/, ''),
     dataDir: env.SKIPTRACE_DATA_DIR,
-  }))
-  .superRefine((cfg, ctx) => {
-    if (cfg.signingKeys === undefined) return;
-    try {
-      parseJwks(cfg.signingKeys);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['AUTH_SIGNING_KEYS'], message: (err as Error).message });
-    }
-  });
-
-type ParsedEnv = z.infer<typeof authEnvSchema>;
-export interface AuthConfig extends Omit<ParsedEnv, 'signingKeys' | 'dataDir'> {
-  /** Private JWKs from AUTH_SIGNING_KEYS; absent: the key store decides. */
-  signingKeys?: JWK[];
-  /** Where keys.json lives when the database is PGlite; absent: keys go in the database. */
-  dataDir?: string;
+  };
 }
 
 /** Parses the environment once; throws ConfigError naming every bad variable. */
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const parsed = loadConfig(authEnvSchema, env);
-  return { ...parsed, signingKeys: parsed.signingKeys === undefined ? undefined : parseJwks(parsed.signingKeys) };
+  return authConfigFrom(loadConfig(authEnv, env));
 }
 
 /** Defaults for tests and embedding: the documented defaults plus overrides. */

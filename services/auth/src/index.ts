@@ -1,5 +1,13 @@
-export { createAuthService, type AuthService, type AuthServiceDeps } from './auth.service.ts';
-export { authEnvSchema, authConfig, loadAuthConfig, type AuthConfig } from './config.ts';
+export { createAuthService, wireAuth, type AuthService, type AuthServiceDeps } from './auth.service.ts';
+export {
+  authEnv,
+  oauthEnv,
+  authConfig,
+  authConfigFrom,
+  loadAuthConfig,
+  type AuthConfig,
+  type AuthEnv,
+} from './config.ts';
 export {
   createAccounts,
   AccountError,

@@ -23,6 +23,8 @@ export interface StoredKey {
 export interface KeyStore {
   list(): Promise<StoredKey[]>;
   add(keys: StoredKey[]): Promise<void>;
+  /** Overwrites stored keys (same kid) with these, e.g. re-encrypted ones. */
+  replace(keys: StoredKey[]): Promise<void>;
 }
 
 export async function generateKey(alg: 'ES256' | 'RS256', activateAt = Date.now()): Promise<StoredKey> {
@@ -47,6 +49,10 @@ export function databaseKeyStore(db: Database): KeyStore {
           [k.kid, JSON.stringify(k.jwk), new Date(k.activateAt)],
         );
     },
+    async replace(keys) {
+      for (const k of keys)
+        await db.query('UPDATE auth_signing_keys SET jwk = $2 WHERE kid = $1', [k.kid, JSON.stringify(k.jwk)]);
+    },
   };
 }
 
@@ -61,12 +67,19 @@ export function fileKeyStore(dataDir: string): KeyStore {
       throw err;
     }
   };
+  const save = async (keys: StoredKey[]) => {
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(path, JSON.stringify({ keys }, null, 2), { mode: 0o600 });
+    await chmod(path, 0o600);
+  };
   return {
     list,
     async add(keys) {
-      await mkdir(dataDir, { recursive: true });
-      await writeFile(path, JSON.stringify({ keys: [...(await list()), ...keys] }, null, 2), { mode: 0o600 });
-      await chmod(path, 0o600);
+      await save([...(await list()), ...keys]);
+    },
+    async replace(keys) {
+      const byKid = new Map(keys.map((k) => [k.kid, k]));
+      await save((await list()).map((k) => byKid.get(k.kid) ?? k));
     },
   };
 }

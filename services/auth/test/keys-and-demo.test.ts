@@ -124,7 +124,6 @@ describe('demo tenant', () => {
 describe('configuration', () => {
   it('has the documented defaults', () => {
     expect(loadAuthConfig({})).toMatchObject({
-      port: 8081,
       issuer: 'http://localhost:8081',
       apiAudience: 'urn:skiptrace:api',
       accessTokenTtl: 3600,

@@ -54,8 +54,12 @@ async function clientCredentialsToken(authUrl: string, clientId: string, secret:
   return body.access_token;
 }
 
-/** Builds the typed client for a command that needs `scope`. */
-export async function connect(values: Values, scope: 'read' | 'write', env = process.env): Promise<ApiContext> {
+/** Builds the typed client for a command that needs `scope` (space-separated when several). */
+export async function connect(
+  values: Values,
+  scope: 'read' | 'write' | 'read write',
+  env = process.env,
+): Promise<ApiContext> {
   const base = apiBaseUrl(optionalString(values, 'api') ?? env.SKIPTRACE_API ?? 'http://localhost:8080');
   const tokenFile = optionalString(values, 'token-file');
   let token = tokenFile ? await readSecretFile(tokenFile) : (env.SKIPTRACE_TOKEN ?? optionalString(values, 'token'));

@@ -55,7 +55,7 @@ export async function runCli(argv: string[], commands: Command[], io: CliIo): Pr
     return 0;
   }
   try {
-    return await command.run(parseCommandArgs(command, args));
+    return await command.run({ ...parseCommandArgs(command, args), env: io.env });
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
       io.stderr.write(`skiptrace ${command.name}: ${err.message}\nusage: ${usageLine(command)}   (--help for more)\n`);

@@ -23,7 +23,8 @@ export interface Command {
   options: Options;
   /** Extra lines of help: defaults, environment variables. */
   notes?: string[];
-  run(input: { values: Values; positionals: string[] }): Promise<number>;
+  /** env: the process environment (tests pass their own). */
+  run(input: { values: Values; positionals: string[]; env: NodeJS.ProcessEnv }): Promise<number>;
 }
 
 export class UsageError extends Error {

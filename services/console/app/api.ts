@@ -64,6 +64,7 @@ const page = async <T>(pending: Promise<Result<T[]>>): Promise<Page<T>> => {
 
 // #region Skip trace
 export const trace = (property: Property) => body(api().POST('/property/skiptrace', { body: property }));
+export const getTrace = (id: number) => body(api().GET('/property/skiptrace/{id}', { params: { path: { id } } }));
 export const listTraces = (limit: number, cursor?: string) =>
   page(api().GET('/property/skiptrace', { params: { query: { limit, cursor } } }));
 export const erase = (id: number) => body(api().DELETE('/plants/{id}', { params: { path: { id } } }));

@@ -8,13 +8,14 @@
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
+import { CONSOLE_DIST_DIR } from '../src/index.ts';
 import { launchBrowser, signIn } from '@skiptrace/testing/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -96,6 +97,16 @@ afterAll(async () => {
 });
 
 describe('web console', () => {
+  it("bundles React's production build even when built under Jest (NODE_ENV=test)", async () => {
+    const assets = join(CONSOLE_DIST_DIR, 'assets');
+    const scripts = (await readdir(assets)).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const file of scripts) {
+      // A development-only warning of React: absent from its production build.
+      expect(await readFile(join(assets, file), 'utf8')).not.toContain('Each child in a list should have a unique');
+    }
+  });
+
   it('signs the demo user in through the login page and lands on Batches', async () => {
     await page.goto(`${base}/console/`);
     await signIn(page, demo.email, demo.password);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { loadConfig } from '@skiptrace/runtime';
+import { brokerEnv, commonEnv, databaseEnv, envFlag, envInt, envPort, redisEnv } from '@skiptrace/runtime';
 import { RETRY_DELAYS_MS } from './retry-policy.ts';
 
-/** Everything the router and the dispatcher read; build it with webhookConfig() or loadWebhookConfig(). */
+/** Everything the router and the dispatcher read; build it with webhookConfig() or webhookConfigFrom(). */
 export interface WebhookConfig {
   /** Let endpoints point at private/loopback addresses (SSRF guard off). */
   allowPrivate: boolean;
@@ -57,36 +57,49 @@ export function webhookConfig(overrides: Partial<WebhookConfig> = {}): WebhookCo
   return config;
 }
 
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .default('false')
-  .transform((v) => v === 'true' || v === '1');
-const int = (min: number) => z.coerce.number().int().min(min);
+/** Webhook variables, read by the dispatcher and by the gateway (its subscription API). */
+export const webhookEnv = {
+  SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: envFlag
+    .default(false)
+    .describe('let webhook endpoints point at private and loopback addresses (SSRF guard off)'),
+  SKIPTRACE_WEBHOOK_TIMEOUT_MS: envInt(100)
+    .default(15_000)
+    .describe('one delivery attempt, connect to last response byte, ms'),
+  SKIPTRACE_WEBHOOK_CONCURRENCY: envInt(1).default(256).describe('deliveries in flight per dispatcher process'),
+  SKIPTRACE_WEBHOOK_ENDPOINT_CONCURRENCY: envInt(1)
+    .default(16)
+    .describe('deliveries in flight per endpoint per dispatcher process'),
+  SKIPTRACE_WEBHOOK_ENDPOINT_RATE_PER_SEC: envInt(0)
+    .default(0)
+    .describe('deliveries started per endpoint per second across all dispatchers (0: unlimited)'),
+  SKIPTRACE_WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(120)
+    .describe('hours of continuous failure after which an endpoint is disabled'),
+};
 
-/** Webhook variables (units in the names). Shared by the dispatcher and the gateway. */
-export const WebhookEnv = z.object({
-  /** true: allow private/loopback targets (default false). */
-  SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: flag,
-  /** Request timeout in ms (default 15000). */
-  SKIPTRACE_WEBHOOK_TIMEOUT_MS: int(100).default(15_000),
-  /** Concurrent deliveries per process (default 256). */
-  SKIPTRACE_WEBHOOK_CONCURRENCY: int(1).default(256),
-  /** Concurrent deliveries per endpoint per process (default 16). */
-  SKIPTRACE_WEBHOOK_ENDPOINT_CONCURRENCY: int(1).default(16),
-  /** Deliveries per endpoint per second, all processes (default 0 = unlimited). */
-  SKIPTRACE_WEBHOOK_ENDPOINT_RATE_PER_SEC: int(0).default(0),
-  /** Hours of continuous failure before an endpoint is disabled (default 120 = 5 days). */
-  SKIPTRACE_WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(120),
+/** Environment of the dispatcher process. */
+export const dispatcherEnv = z.object({
+  PORT: envPort(8083),
+  ...commonEnv,
+  ...databaseEnv,
+  ...brokerEnv,
+  ...redisEnv,
+  ...webhookEnv,
 });
+export type DispatcherEnv = z.infer<typeof dispatcherEnv>;
 
-export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): WebhookConfig {
-  const e = loadConfig(WebhookEnv, env);
+type WebhookEnv = { [K in keyof typeof webhookEnv]: z.infer<(typeof webhookEnv)[K]> };
+
+/** The webhook settings from a parsed environment (the dispatcher's, the gateway's or the one-process mode's). */
+export function webhookConfigFrom(env: WebhookEnv): WebhookConfig {
   return webhookConfig({
-    allowPrivate: e.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
-    timeoutMs: e.SKIPTRACE_WEBHOOK_TIMEOUT_MS,
-    concurrency: e.SKIPTRACE_WEBHOOK_CONCURRENCY,
-    endpointConcurrency: e.SKIPTRACE_WEBHOOK_ENDPOINT_CONCURRENCY,
-    endpointRatePerSec: e.SKIPTRACE_WEBHOOK_ENDPOINT_RATE_PER_SEC,
-    disableAfterMs: e.SKIPTRACE_WEBHOOK_DISABLE_AFTER_HOURS * HOUR,
+    allowPrivate: env.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
+    timeoutMs: env.SKIPTRACE_WEBHOOK_TIMEOUT_MS,
+    concurrency: env.SKIPTRACE_WEBHOOK_CONCURRENCY,
+    endpointConcurrency: env.SKIPTRACE_WEBHOOK_ENDPOINT_CONCURRENCY,
+    endpointRatePerSec: env.SKIPTRACE_WEBHOOK_ENDPOINT_RATE_PER_SEC,
+    disableAfterMs: env.SKIPTRACE_WEBHOOK_DISABLE_AFTER_HOURS * HOUR,
   });
 }

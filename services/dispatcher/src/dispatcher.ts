@@ -138,3 +138,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
   };
 }
+
+/** The dispatcher's composition, called by its main.ts and by the one-process system. */
+export function wireDispatcher(deps: Omit<DispatcherDeps, 'config'>, config: WebhookConfig): Dispatcher {
+  return createDispatcher({ ...deps, config });
+}

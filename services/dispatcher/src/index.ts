@@ -4,10 +4,10 @@
  */
 export { createWebhooksRouter } from './webhooks.router.ts';
 export type { WebhooksRouterDeps } from './webhooks.router.ts';
-export { createDispatcher, reconcileSchedule } from './dispatcher.ts';
+export { createDispatcher, reconcileSchedule, wireDispatcher } from './dispatcher.ts';
 export type { Dispatcher, DispatcherDeps } from './dispatcher.ts';
-export { loadWebhookConfig, webhookConfig, WebhookEnv } from './config.ts';
-export type { WebhookConfig } from './config.ts';
+export { dispatcherEnv, webhookConfig, webhookConfigFrom, webhookEnv } from './config.ts';
+export type { DispatcherEnv, WebhookConfig } from './config.ts';
 export { systemClock } from './delivery-attempt.ts';
 export type { Clock } from './delivery-attempt.ts';
 export { createHttpTransport, DeliveryTimeoutError, RESPONSE_BODY_MAX } from './http-sender.ts';

@@ -1,76 +1,47 @@
 // Composition root of a webhook dispatcher process. Scale by running more of them: they
 // share the event queue (competing consumers), the Redis schedule and the row leases.
-import path from 'node:path';
 import express from 'express';
-import { z } from 'zod';
-import { createKeyValue } from '@skiptrace/kv';
-import { createBus } from '@skiptrace/messaging';
+import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
 import {
   createHealth,
-  createHttpServer,
   createLogger,
   createShutdown,
   exitOnSignals,
   finishApp,
   inputBoundary,
+  listen,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  observeHttp,
+  startObservability,
 } from '@skiptrace/runtime';
-import { createDatabase } from '@skiptrace/storage';
-import { loadWebhookConfig } from './config.ts';
-import { createDispatcher } from './dispatcher.ts';
+import { dispatcherEnv, webhookConfigFrom } from './config.ts';
+import { wireDispatcher } from './dispatcher.ts';
 
-const env = loadConfig(
-  z.object({
-    /** postgres:// URL; absent: embedded PGlite in SKIPTRACE_DATA_DIR. */
-    DATABASE_URL: z.string().url().optional(),
-    /** redis:// URL; absent: in-memory schedule (one process only). */
-    REDIS_URL: z.string().url().optional(),
-    /** amqp:// URL; absent: in-process bus (one process only). */
-    AMQP_URL: z.string().url().optional(),
-    /** Data directory for the embedded store (default ./.data). */
-    SKIPTRACE_DATA_DIR: z.string().default('.data'),
-    /** Health port: GET /healthz, GET /readyz (default 8083). */
-    PORT: z.coerce.number().int().min(0).max(65535).default(8083),
-    /** Key prefix on Redis (default skiptrace:). */
-    REDIS_PREFIX: z.string().default('skiptrace:'),
-    LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  }),
-);
-const config = loadWebhookConfig();
+const env = loadConfig(dispatcherEnv);
+const config = webhookConfigFrom(env);
 const logger = createLogger({ name: 'dispatcher', level: env.LOG_LEVEL });
+// A step may wait for one in-flight delivery: give it the delivery timeout and some.
 const shutdown = createShutdown(logger, config.timeoutMs + 5_000);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'dispatcher', logger, shutdown });
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
+const adapters = { logger, shutdown, health, service: 'dispatcher' };
 
-const db = createDatabase({
-  databaseUrl: env.DATABASE_URL,
-  dataDir: env.DATABASE_URL ? undefined : path.join(env.SKIPTRACE_DATA_DIR, 'pglite'),
-  logger,
-});
-shutdown.add('database', () => db.close());
-await db.migrate();
-const kv = createKeyValue({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger });
-shutdown.add('key-value', () => kv.close());
-const bus = await createBus({ amqpUrl: env.AMQP_URL, logger });
-shutdown.add('bus', () => bus.close());
+const db = await openDatabase(env, adapters);
+const kv = openKeyValue(env, adapters);
+const bus = await openBus(env, adapters);
 
-const health = createHealth();
-health.register('database', () => db.ping());
-health.register('key-value', () => kv.ping());
-health.register('broker', () => {
-  if (!bus.isReady()) throw new Error('broker disconnected');
-});
+const dispatcher = wireDispatcher({ db, bus, kv, logger }, config);
+await dispatcher.start();
+// Registered before the HTTP step, so it runs after it: stop intake, finish in-flight deliveries, then close connections.
+shutdown.add('dispatcher', () => dispatcher.stop());
 const app = express();
+app.use(observeHttp());
 app.use(inputBoundary());
 app.use(health.router());
 finishApp(app);
-const server = createHttpServer(app, { logger }).listen(env.PORT);
-
-const dispatcher = createDispatcher({ db, bus, kv, config, logger });
-await dispatcher.start();
-logger.info({ port: env.PORT, allowPrivate: config.allowPrivate, timeoutMs: config.timeoutMs }, 'dispatcher running');
-// Registered last, so it runs first: stop intake and finish in-flight deliveries, then close connections.
-shutdown.add('dispatcher', async () => {
-  health.drain();
-  await dispatcher.stop();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+const port = await listen(app, env.PORT, { shutdown, health, logger });
+logger.info({ port, allowPrivate: config.allowPrivate, timeoutMs: config.timeoutMs }, 'dispatcher running');

@@ -4,7 +4,7 @@ import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import { WEBHOOK_TEST_EVENT_TYPE, webhooksApi as api } from '@skiptrace/contracts';
-import { ApiError, jsonBody, mountRoute, notFound } from '@skiptrace/runtime';
+import { ApiError, mountRoute, notFound } from '@skiptrace/runtime';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
 import {
@@ -18,7 +18,7 @@ import * as endpoints from './endpoint.repository.ts';
 import { member } from './message.repository.ts';
 import { generateSecret } from './signing.ts';
 import { ForbiddenAddressError, vetHost, type Resolver } from './ssrf-guard.ts';
-import { auth, requireScope } from './http-helpers.ts';
+import { auth } from './http-helpers.ts';
 
 export interface WebhooksRouterDeps {
   db: Database;
@@ -30,11 +30,8 @@ export interface WebhooksRouterDeps {
   clock?: Clock;
   /** DNS resolver for the create-time SSRF check (tests inject one). */
   resolver?: Resolver;
-  /**
-   * The gateway's scope check (@skiptrace/bearer's `auth.requireScope`, which also sets
-   * WWW-Authenticate); defaults to an equivalent check of req.auth.scopes.
-   */
-  requireScope?: (scope: 'read' | 'write') => RequestHandler;
+  /** The gateway's scope check (@skiptrace/bearer's `requireScope`, which also sets WWW-Authenticate). */
+  requireScope: (scope: 'read' | 'write') => RequestHandler;
 }
 
 /**
@@ -47,8 +44,8 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ scope: 'webhooks-api' });
   const router = Router();
-  router.use(jsonBody(64 * 1024));
-  const mount = { router, requireScope: deps.requireScope ?? requireScope, base: '/webhooks' };
+  // JSON bodies are parsed once, by the gateway (within MAX_BODY_BYTES), before this router.
+  const mount = { router, requireScope: deps.requireScope, base: '/webhooks' };
 
   async function checkTarget(url: string) {
     try {

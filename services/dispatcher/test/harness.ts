@@ -5,7 +5,8 @@ import express from 'express';
 import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
 import { createMemoryKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createPgliteDatabase, DEFAULT_MIGRATIONS_DIR, type Database } from '@skiptrace/storage';
-import { errorHandler, requestContext, silentLogger } from '@skiptrace/runtime';
+import { createBearerAuth } from '@skiptrace/bearer';
+import { errorHandler, jsonBody, requestContext, silentLogger } from '@skiptrace/runtime';
 import { webhookConfig, type WebhookConfig } from '../src/config.ts';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
 import { createWebhooksRouter } from '../src/webhooks.router.ts';
@@ -19,6 +20,9 @@ export function webhookMigrationsDir(): string {
   }
   return dir;
 }
+
+/** The gateway's scope check; the test app sets req.auth itself, so the key set is never consulted. */
+const { requireScope } = createBearerAuth({ issuer: 'http://test', audience: 'test', jwks: () => ({ keys: [] }) });
 
 /** A clock the test moves by hand; starts at real time so signatures verify. */
 export function manualClock() {
@@ -44,6 +48,7 @@ export function testApp(router: express.Router) {
       };
     next();
   });
+  app.use(jsonBody(64 * 1024));
   app.use('/api/v1/webhooks', router);
   app.use(errorHandler());
   return app;
@@ -73,7 +78,7 @@ export async function createHarness(
   const clock = manualClock();
   const kv = createMemoryKeyValue({ now: clock.now });
   const logger = silentLogger();
-  const router = createWebhooksRouter({ db, kv, config, logger, clock, resolver: options.resolver });
+  const router = createWebhooksRouter({ db, kv, config, logger, clock, resolver: options.resolver, requireScope });
   const dispatcher = createDispatcher({ db, bus, kv, config, logger, clock, random: options.random });
   return {
     db,
@@ -83,7 +88,7 @@ export async function createHarness(
     clock,
     app: testApp(router),
     appWith: (more, resolver) =>
-      testApp(createWebhooksRouter({ db, kv, config: { ...config, ...more }, logger, clock, resolver })),
+      testApp(createWebhooksRouter({ db, kv, config: { ...config, ...more }, logger, clock, resolver, requireScope })),
     dispatcher,
     async close() {
       await dispatcher.stop();

@@ -1,39 +1,73 @@
 import { z } from 'zod';
+import { batchesApiConfigFrom, batchesApiEnv, type BatchesConfig } from '@skiptrace/batches';
+import { webhookConfig, webhookEnv, type WebhookConfig } from '@skiptrace/dispatcher';
+import { brokerEnv, commonEnv, databaseEnv, envInt, envPort, issuerEnv, redisEnv } from '@skiptrace/runtime';
+import type { GatewayConfig } from './gateway.service.ts';
 
-const int = (min: number) => z.coerce.number().int().min(min);
+const API_PATH = '/api/v1';
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
-/** Environment of the gateway. Absent URLs select the embedded adapters. */
-export const gatewayEnvSchema = z
-  .object({
-    /** TCP port; default 8080. */
-    PORT: int(0).max(65535).default(8080),
-    /** PostgreSQL URL; absent: PGlite under SKIPTRACE_DATA_DIR. */
-    DATABASE_URL: z.string().optional(),
-    /** RabbitMQ URL; absent: in-process bus (only useful with the worker in the same process). */
-    AMQP_URL: z.string().optional(),
-    /** Redis URL for the webhook subscription API's shared state; absent: in memory. */
-    REDIS_URL: z.string().optional(),
-    /** Base URL of the OAuth server whose JWKS signs access tokens; default http://localhost:8081. */
-    AUTH_ISSUER: z.url().default('http://localhost:8081'),
-    /** Expected `aud` of access tokens; default urn:skiptrace:api. */
-    API_AUDIENCE: z.string().min(1).default('urn:skiptrace:api'),
-    /** Public base URL of the API (ends in /api/v1); default http://localhost:${PORT}/api/v1. */
-    PUBLIC_URL: z.url().optional(),
-    /** How long POST /property/skiptrace waits for the worker before answering pending, ms; default 10000. */
-    SYNC_DEADLINE_MS: int(1).max(120_000).default(10_000),
-    /** Largest JSON request body, bytes; default 65536. */
-    MAX_BODY_BYTES: int(1024).default(64 * 1024),
-    /** API requests per account per minute, shared by all replicas through Redis; 0 = off; default 30000. */
-    API_RATE_LIMIT_PER_MINUTE: int(0).default(30_000),
-    /** pino level; default info. */
-    LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-    /** Data directory of the embedded store; default .data. */
-    SKIPTRACE_DATA_DIR: z.string().default('.data'),
-  })
-  .transform((env) => ({
-    ...env,
-    issuer: env.AUTH_ISSUER.replace(/\/$/, ''),
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}/api/v1`,
-  }));
+/** Environment of the gateway (with the batch API and the webhook subscription API it mounts). */
+export const gatewayEnv = z.object({
+  PORT: envPort(8080),
+  ...commonEnv,
+  ...databaseEnv,
+  ...brokerEnv,
+  ...redisEnv,
+  ...issuerEnv,
+  AUTH_JWKS_URL: z
+    .url()
+    .optional()
+    .describe(
+      "where the gateway fetches the issuer's JWKS, e.g. auth's Service inside the cluster. Default <AUTH_ISSUER>/oauth/jwks",
+    ),
+  PUBLIC_URL: z
+    .url()
+    .refine((url) => trimSlash(url).endsWith(API_PATH), `must be the API's public URL, ending in ${API_PATH}`)
+    .optional()
+    .describe(
+      `public URL of the API, ending in ${API_PATH} (OpenAPI \`servers\`). Default http://localhost:$PORT${API_PATH} (one-process mode: <AUTH_ISSUER>${API_PATH})`,
+    ),
+  SYNC_DEADLINE_MS: envInt(1)
+    .max(120_000)
+    .default(10_000)
+    .describe('how long POST /property/skiptrace waits for the worker before answering `pending`, ms'),
+  MAX_BODY_BYTES: envInt(1024)
+    .default(64 * 1024)
+    .describe('largest JSON request body, bytes (larger: 413)'),
+  API_RATE_LIMIT_PER_MINUTE: envInt(0)
+    .default(30_000)
+    .describe(
+      'API requests per account per minute, shared by all replicas through Redis (429 + Retry-After over it; 0: off)',
+    ),
+  /** The subscription API refuses private targets unless this is set (the dispatcher reads the rest of webhookEnv). */
+  SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: webhookEnv.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
+  ...batchesApiEnv,
+});
+export type GatewayEnv = z.infer<typeof gatewayEnv>;
 
-export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
+export interface GatewayProcessConfig {
+  http: GatewayConfig;
+  /** Token checks: the issuer's base URL (its JWKS) and the required audience. */
+  bearer: { issuer: string; audience: string; jwksUrl: string };
+  webhooks: WebhookConfig;
+  batches: BatchesConfig;
+}
+
+/** The gateway's settings from its parsed environment; the one-process mode calls it too. */
+export function gatewayConfigFrom(env: GatewayEnv): GatewayProcessConfig {
+  const issuer = trimSlash(env.AUTH_ISSUER ?? 'http://localhost:8081');
+  const publicUrl = trimSlash(env.PUBLIC_URL ?? `http://localhost:${env.PORT}${API_PATH}`);
+  return {
+    http: {
+      syncDeadlineMs: env.SYNC_DEADLINE_MS,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      publicUrl,
+      authUrl: issuer,
+      rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
+    },
+    bearer: { issuer, audience: env.API_AUDIENCE, jwksUrl: env.AUTH_JWKS_URL ?? `${issuer}/oauth/jwks` },
+    webhooks: webhookConfig({ allowPrivate: env.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE }),
+    batches: batchesApiConfigFrom(env),
+  };
+}

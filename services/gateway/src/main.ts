@@ -1,89 +1,35 @@
 // Composition root of the gateway when it runs as its own process.
-import { join } from 'node:path';
-import { createAccounts, createClientsRouter } from '@skiptrace/auth';
-import { batchesConfigFromEnv, createBatchesRouter } from '@skiptrace/batches';
-import { createBearerAuth } from '@skiptrace/bearer';
-import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
-import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
-import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
-import { createKeyValue } from '@skiptrace/kv';
-import { createBus } from '@skiptrace/messaging';
+import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
 import {
   createHealth,
-  createHttpServer,
   createLogger,
   createShutdown,
   exitOnSignals,
   finishApp,
+  listen,
   loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  startObservability,
 } from '@skiptrace/runtime';
-import { createDatabase } from '@skiptrace/storage';
-import { gatewayEnvSchema } from './config.ts';
-import { createGatewayService } from './gateway.service.ts';
+import { gatewayConfigFrom, gatewayEnv } from './config.ts';
+import { wireGateway } from './wiring.ts';
 
-const env = loadConfig(gatewayEnvSchema);
+const env = loadConfig(gatewayEnv);
+const config = gatewayConfigFrom(env);
 const logger = createLogger({ name: 'gateway', level: env.LOG_LEVEL });
 const shutdown = createShutdown(logger);
 exitOnSignals(shutdown, logger);
+const observability = loadConfig(observabilityEnvSchema);
+await startObservability(observability, { service: 'gateway', logger, shutdown });
+const health = createHealth({ metrics: metricsOptionsFrom(observability) });
+const adapters = { logger, shutdown, health, service: 'gateway' };
 
-const db = createDatabase({ databaseUrl: env.DATABASE_URL, dataDir: join(env.SKIPTRACE_DATA_DIR, 'pglite'), logger });
-shutdown.add('database', () => db.close());
-await db.migrate();
-const bus = await createBus({ amqpUrl: env.AMQP_URL, logger });
-shutdown.add('bus', () => bus.close());
-const kv = createKeyValue({ redisUrl: env.REDIS_URL, logger });
-shutdown.add('kv', () => kv.close());
+const db = await openDatabase(env, adapters);
+const bus = await openBus(env, adapters);
+const kv = openKeyValue(env, adapters);
 
-const health = createHealth();
-health.register('database', () => db.ping());
-health.register('broker', () => {
-  if (!bus.isReady()) throw new Error('broker disconnected');
-});
-const bearer = createBearerAuth({
-  issuer: env.issuer,
-  audience: env.API_AUDIENCE,
-  jwksUrl: new URL(`${env.issuer}/oauth/jwks`),
-});
-const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
-// The web console at /console (built now when missing or stale; the image builds it ahead).
-const consoleBuild = await ensureConsoleBuilt({ log: (msg) => logger.info(msg) });
-const consoleRouter = await createConsoleRouter({
-  dir: consoleBuild.dir,
-  issuer: env.issuer,
-  clientId: CONSOLE_CLIENT_ID,
-});
-const app = createGatewayService({
-  db,
-  bus,
-  auth,
-  kv,
-  logger,
-  health,
-  console: consoleRouter,
-  config: {
-    syncDeadlineMs: env.SYNC_DEADLINE_MS,
-    maxBodyBytes: env.MAX_BODY_BYTES,
-    publicUrl: env.publicUrl,
-    authUrl: env.issuer,
-    rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
-  },
-  routers: {
-    '/': createBatchesRouter({ db, bus, auth, logger, config: batchesConfigFromEnv(process.env).api }),
-    '/webhooks': createWebhooksRouter({
-      db,
-      kv,
-      logger,
-      config: loadWebhookConfig(),
-      requireScope: bearer.requireScope,
-    }),
-    '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
-  },
-});
-
+const app = await wireGateway({ db, bus, kv, logger, health }, config);
 finishApp(app);
-const server = createHttpServer(app, { logger });
-server.listen(env.PORT, () => logger.info({ port: env.PORT }, 'gateway listening'));
-shutdown.add('http', async () => {
-  health.drain();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+const port = await listen(app, env.PORT, { shutdown, health, logger });
+logger.info({ port, issuer: config.bearer.issuer }, 'gateway listening');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/auth';
 import { createBatchesRouter } from '@skiptrace/batches';
 import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
-import { createWebhooksRouter, loadWebhookConfig } from '@skiptrace/dispatcher';
+import { createWebhooksRouter, webhookConfig } from '@skiptrace/dispatcher';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createMemoryBus } from '@skiptrace/messaging';
 import { createHealth, silentLogger } from '@skiptrace/runtime';
@@ -36,7 +36,8 @@ function composeApi(db: Database, accounts: Accounts): Express {
         db,
         kv: createMemoryKeyValue(),
         logger,
-        config: loadWebhookConfig({ SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: 'true' }),
+        config: webhookConfig({ allowPrivate: true }),
+        requireScope: testAuth.requireScope,
       }),
       '/clients': createClientsRouter({ accounts, requireScope: testAuth.requireScope, logger }),
     },

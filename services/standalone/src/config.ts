@@ -1,38 +1,75 @@
 import { z } from 'zod';
+import { authConfigFrom, authEnv, type AuthConfig } from '@skiptrace/auth';
+import { dispatcherEnv, webhookConfigFrom, webhookEnv, type WebhookConfig } from '@skiptrace/dispatcher';
+import { gatewayConfigFrom, gatewayEnv, type GatewayProcessConfig } from '@skiptrace/gateway';
+import { envInt, envPort } from '@skiptrace/runtime';
+import { workerConfigFrom, workerEnv, type WorkerProcessConfig } from '@skiptrace/worker';
 
-const int = (min: number) => z.coerce.number().int().min(min);
+/** The services whose environments the one-process mode unites. */
+export const SERVICE_ENVS = { gateway: gatewayEnv, auth: authEnv, worker: workerEnv, dispatcher: dispatcherEnv };
 
 /**
- * Environment of the one-process mode. With no variables at all it runs on embedded
- * adapters (PGlite, in-process bus, in-memory key-value) under SKIPTRACE_DATA_DIR.
+ * Variables of the one-process mode itself; every other variable is a service's and
+ * means here what it means there. Where a default differs, it is redeclared here.
  */
-export const standaloneEnvSchema = z
-  .object({
-    /** TCP port for the API, the OAuth server and the health endpoints; default 8080. */
-    PORT: int(0).max(65535).default(8080),
-    /** Where PGlite, signing keys and demo credentials live; default .data. A fresh directory is a fresh system. */
-    SKIPTRACE_DATA_DIR: z.string().default('.data'),
-    /** PostgreSQL URL; absent: PGlite. */
-    DATABASE_URL: z.string().optional(),
-    /** PostgreSQL connections this process may open (gateway, worker and dispatcher share them); default 10. */
-    DATABASE_POOL_MAX: int(1).max(200).default(10),
-    /** RabbitMQ URL; absent: in-process bus. */
-    AMQP_URL: z.string().optional(),
-    /** Redis URL; absent: in-memory key-value store. */
-    REDIS_URL: z.string().optional(),
-    /** Public base URL (no path); default http://localhost:${PORT}. */
-    PUBLIC_URL: z.url().optional(),
-    /** How long POST /property/skiptrace waits for the worker, ms; default 10000. */
-    SYNC_DEADLINE_MS: int(1).max(120_000).default(10_000),
-    /** Demo contacts generated on first start (the demo account is always created); default 5000. */
-    SKIPTRACE_DEMO_ROWS: int(0).default(5000),
-    /** Lets webhooks reach private and loopback addresses; default true in this mode (demos). */
-    SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('true'),
-    /** API requests per account per minute; 0 = off; default 30000. */
-    API_RATE_LIMIT_PER_MINUTE: int(0).default(30_000),
-    /** pino level; default info. */
-    LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  })
-  .transform((env) => ({ ...env, publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '') }));
+export const standaloneOwnEnv = {
+  PORT: envPort(8080),
+  SKIPTRACE_DEMO_ROWS: envInt(0)
+    .default(5000)
+    .describe('one-process mode: demo contacts generated on first start (0: none; the demo account is always created)'),
+  SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: webhookEnv.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE.unwrap()
+    .default(true)
+    .describe(
+      'let webhook endpoints point at private and loopback addresses (SSRF guard off); default true in the one-process mode (demos)',
+    ),
+};
 
-export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;
+/**
+ * Environment of the one-process mode: the union of the services' schemas plus its own
+ * few keys, parsed once (loadConfig: `_FILE` secrets, one error naming every bad variable).
+ */
+export const standaloneEnv = z.object({
+  ...workerEnv.shape,
+  ...dispatcherEnv.shape,
+  ...authEnv.shape,
+  ...gatewayEnv.shape,
+  ...standaloneOwnEnv,
+});
+export type StandaloneEnv = z.infer<typeof standaloneEnv>;
+
+export interface StandaloneConfig {
+  env: StandaloneEnv;
+  /** Public base URL of the process: the OAuth server's issuer; the API is at `${baseUrl}/api/v1`. */
+  baseUrl: string;
+  gateway: GatewayProcessConfig;
+  auth: AuthConfig;
+  worker: WorkerProcessConfig;
+  dispatcher: WebhookConfig;
+  /** Demo contacts generated on first start. */
+  demoRows: number;
+}
+
+/**
+ * Each service's settings, computed by that service's own function from the one parsed
+ * environment. The OAuth server and the API share the process's port, so the issuer
+ * defaults to http://localhost:$PORT and the API's public URL to `<issuer>/api/v1`.
+ */
+export function standaloneConfigFrom(env: StandaloneEnv): StandaloneConfig {
+  const issued = authConfigFrom(env);
+  // The console is served by this process too: its default URL follows the issuer.
+  const auth = env.AUTH_CONSOLE_URL ? issued : { ...issued, consoleUrl: `${issued.issuer}/console` };
+  const gateway = gatewayConfigFrom({
+    ...env,
+    AUTH_ISSUER: auth.issuer,
+    PUBLIC_URL: env.PUBLIC_URL ?? `${auth.issuer}/api/v1`,
+  });
+  return {
+    env,
+    baseUrl: auth.issuer,
+    gateway,
+    auth,
+    worker: workerConfigFrom(env),
+    dispatcher: webhookConfigFrom(env),
+    demoRows: env.SKIPTRACE_DEMO_ROWS,
+  };
+}

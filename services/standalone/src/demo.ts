@@ -4,7 +4,7 @@ import { importContacts } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
-import type { StandaloneEnv } from './config.ts';
+import type { StandaloneConfig } from './config.ts';
 import { writeDemoBatch } from './demo-batch.ts';
 
 const DEMO_SEED = 42;
@@ -14,12 +14,18 @@ const DEMO_SEED = 42;
  * 555-01XX phones) and the demo account, client and user, then prints how to use them.
  * Later starts find both in place and only print the instructions again.
  */
-export async function loadDemoData(deps: { db: Database; auth: AuthService; env: StandaloneEnv; logger: Logger }) {
-  const { db, auth, env, logger } = deps;
+export async function loadDemoData(deps: {
+  db: Database;
+  auth: AuthService;
+  config: StandaloneConfig;
+  logger: Logger;
+}) {
+  const { db, auth, config, logger } = deps;
+  const { env } = config;
   const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM contacts WHERE source = 'demo'`);
-  if (env.SKIPTRACE_DEMO_ROWS > 0 && Number(rows[0]?.n ?? 0) === 0) {
+  if (config.demoRows > 0 && Number(rows[0]?.n ?? 0) === 0) {
     async function* ndjson() {
-      for (const row of generateContacts({ rows: env.SKIPTRACE_DEMO_ROWS, seed: DEMO_SEED })) {
+      for (const row of generateContacts({ rows: config.demoRows, seed: DEMO_SEED })) {
         yield `${JSON.stringify(row)}\n`;
       }
     }
@@ -27,17 +33,17 @@ export async function loadDemoData(deps: { db: Database; auth: AuthService; env:
     logger.info(counts, 'demo contacts loaded');
   }
   const demoBatch = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
-  if (env.SKIPTRACE_DEMO_ROWS > 0) {
+  if (config.demoRows > 0) {
     await writeDemoBatch(demoBatch, {
-      contacts: env.SKIPTRACE_DEMO_ROWS,
+      contacts: config.demoRows,
       seed: DEMO_SEED,
-      rows: Math.min(1000, env.SKIPTRACE_DEMO_ROWS),
+      rows: Math.min(1000, config.demoRows),
     });
   }
-  const demo = await auth.ensureDemo({ dataDir: env.SKIPTRACE_DATA_DIR, redirectUri: `${env.publicUrl}/callback` });
+  const demo = await auth.ensureDemo({ dataDir: env.SKIPTRACE_DATA_DIR, redirectUri: `${config.baseUrl}/callback` });
   const [first] = generateContacts({ rows: 1, seed: DEMO_SEED });
   const query = first ? demoQueryFor(first) : undefined;
-  const base = env.publicUrl;
+  const base = config.baseUrl;
   process.stdout.write(
     [
       '',
@@ -47,9 +53,7 @@ export async function loadDemoData(deps: { db: Database; auth: AuthService; env:
       `  OAuth server:   ${base}/.well-known/openid-configuration`,
       `  demo client:    client_id=${demo.clientId} client_secret=${demo.clientSecret}`,
       `  demo user:      ${demo.email} / ${demo.password}`,
-      ...(env.SKIPTRACE_DEMO_ROWS > 0
-        ? [`  demo batch:     ${demoBatch}   (upload it on the console's Batches page)`]
-        : []),
+      ...(config.demoRows > 0 ? [`  demo batch:     ${demoBatch}   (upload it on the console's Batches page)`] : []),
       '',
       'Get a token and trace an address that will match:',
       `  TOKEN=$(curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${demo.clientId} \\`,

@@ -1,2 +1,8 @@
 export { createSystem, type System } from './system.ts';
-export { standaloneEnvSchema } from './config.ts';
+export {
+  standaloneEnv,
+  standaloneOwnEnv,
+  standaloneConfigFrom,
+  SERVICE_ENVS,
+  type StandaloneConfig,
+} from './config.ts';

@@ -1,9 +1,22 @@
 // `pnpm start`: the whole platform in one process on embedded defaults.
-import { createLogger, exitOnSignals } from '@skiptrace/runtime';
+import { createLogger, exitOnSignals, loadConfig, observabilityEnvSchema, startTracing } from '@skiptrace/runtime';
+import { standaloneEnv } from './config.ts';
 import { createSystem } from './system.ts';
 
-const logger = createLogger({ name: 'skiptrace', level: process.env.LOG_LEVEL ?? 'info' });
+// The parsed LOG_LEVEL (a bad value stops here, with every bad variable named).
+const { LOG_LEVEL } = loadConfig(standaloneEnv);
+const logger = createLogger({ name: 'skiptrace', level: LOG_LEVEL });
+// Tracing is process-wide: started before the system so its first spans are exported.
+const tracing = await startTracing(loadConfig(observabilityEnvSchema), 'skiptrace', logger);
 const system = await createSystem(process.env, logger);
-exitOnSignals({ run: (reason) => system.stop(reason) }, logger);
+exitOnSignals(
+  {
+    run: async (reason) => {
+      await system.stop(reason);
+      await tracing.shutdown();
+    },
+  },
+  logger,
+);
 const url = await system.start();
 logger.info({ url }, 'skip-trace platform listening');

@@ -1,25 +1,50 @@
 import { z } from 'zod';
+import { batchWorkerConfigFrom, batchWorkerEnv, type BatchWorkerConfig } from '@skiptrace/batches';
+import { brokerEnv, commonEnv, databaseEnv, envInt, envPort } from '@skiptrace/runtime';
+import type { WorkerConfig } from './worker.service.ts';
 
-const int = (min: number) => z.coerce.number().int().min(min);
+/** Environment of the worker (skip-trace jobs, batch chunks, recovery sweep). */
+export const workerEnv = z.object({
+  PORT: envPort(8082),
+  LOG_LEVEL: commonEnv.LOG_LEVEL,
+  ...databaseEnv,
+  ...brokerEnv,
+  WORKER_PREFETCH: envInt(1)
+    .max(5000)
+    .default(64)
+    .describe('skip-trace jobs one worker holds unacknowledged (and traces together) at once'),
+  WORKER_MAX_ATTEMPTS: envInt(1)
+    .max(50)
+    .default(5)
+    .describe('deliveries of a failing job before it is marked failed and dead-lettered to `<queue>.dlq`'),
+  RECOVERY_STALE_AFTER_MS: envInt(1000)
+    .default(60_000)
+    .describe('recovery sweep: a synchronous request still pending this long is published again, ms'),
+  RECOVERY_INTERVAL_MS: envInt(100).default(15_000).describe('recovery sweep: how often it looks, ms'),
+  ...batchWorkerEnv,
+});
+export type WorkerEnv = z.infer<typeof workerEnv>;
 
-/** Environment of the worker. */
-export const workerEnvSchema = z.object({
-  /** Health endpoint port (/healthz, /readyz); default 8082. */
-  PORT: int(0).max(65535).default(8082),
-  /** PostgreSQL URL (required: workers share the store with the gateway). */
-  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required for a standalone worker'),
-  /** RabbitMQ URL (required: workers share queues with the gateway). */
-  AMQP_URL: z.string().min(1, 'AMQP_URL is required for a standalone worker'),
-  /** Unacknowledged jobs held at once per queue; default 64. */
-  WORKER_PREFETCH: int(1).max(5000).default(64),
-  /** Deliveries of a failing job before it is marked failed and dead-lettered; default 5. */
-  WORKER_MAX_ATTEMPTS: int(1).max(50).default(5),
-  /** Recovery sweep: a sync job pending this long is republished, ms; default 60000. */
-  RECOVERY_STALE_AFTER_MS: int(1000).default(60_000),
-  /** Recovery sweep interval, ms; default 15000. */
-  RECOVERY_INTERVAL_MS: int(100).default(15_000),
-  /** pino level; default info. */
-  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+/** The worker process on its own needs the shared store and broker: no embedded fallback. */
+export const workerProcessEnv = workerEnv.extend({
+  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required for a worker process'),
+  AMQP_URL: z.string().min(1, 'AMQP_URL is required for a worker process'),
 });
 
-export type WorkerEnv = z.infer<typeof workerEnvSchema>;
+export interface WorkerProcessConfig {
+  jobs: WorkerConfig;
+  sweep: { intervalMs: number; staleAfterMs: number; batchSize: number };
+  batches: BatchWorkerConfig;
+}
+
+/** Rows the recovery sweep republishes per pass. */
+const SWEEP_BATCH = 500;
+
+/** The worker's settings from its parsed environment; the one-process mode calls it too. */
+export function workerConfigFrom(env: WorkerEnv): WorkerProcessConfig {
+  return {
+    jobs: { prefetch: env.WORKER_PREFETCH, maxAttempts: env.WORKER_MAX_ATTEMPTS },
+    sweep: { intervalMs: env.RECOVERY_INTERVAL_MS, staleAfterMs: env.RECOVERY_STALE_AFTER_MS, batchSize: SWEEP_BATCH },
+    batches: batchWorkerConfigFrom(env),
+  };
+}

@@ -1,2 +1,3 @@
 export { createWorkerService, type WorkerConfig, type WorkerDeps } from './worker.service.ts';
-export { workerEnvSchema } from './config.ts';
+export { workerEnv, workerProcessEnv, workerConfigFrom, type WorkerEnv, type WorkerProcessConfig } from './config.ts';
+export { wireWorker, type WiredWorker, type WorkerWiringDeps } from './wiring.ts';

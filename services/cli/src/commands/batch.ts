@@ -84,7 +84,7 @@ export const batchSubmit: Command = {
     ...API_OPTIONS,
   },
   notes: ['FILE.ndjson/.jsonl is sent as NDJSON, FILE.json as a JSON array, anything else as CSV.', ...API_NOTES],
-  async run({ values, positionals }) {
+  async run({ values, positionals, env }) {
     const file = batchId(positionals);
     let size: number;
     try {
@@ -92,7 +92,8 @@ export const batchSubmit: Command = {
     } catch {
       throw new UsageError(`no such file: ${file}`);
     }
-    const { api } = await connect(values, 'write');
+    // Following the batch reads its status: a token obtained here needs both scopes then.
+    const { api } = await connect(values, values.wait === true ? 'read write' : 'write', env);
     process.stderr.write(`uploading ${file} (${(size / 1048576).toFixed(1)} MiB)…\n`);
     const key = optionalString(values, 'idempotency-key');
     // The body is the file itself, streamed (fetch needs duplex 'half' for that) and not serialised.
@@ -123,9 +124,9 @@ export const batchStatus: Command = {
   args: 'ID',
   options: { wait: { type: 'boolean', description: 'follow progress until it finishes' }, ...API_OPTIONS },
   notes: API_NOTES,
-  async run({ values, positionals }) {
+  async run({ values, positionals, env }) {
     const id = batchId(positionals);
-    const { api } = await connect(values, 'read');
+    const { api } = await connect(values, 'read', env);
     const s =
       values.wait === true
         ? await follow(api, id)
@@ -144,11 +145,11 @@ export const batchList: Command = {
     ...API_OPTIONS,
   },
   notes: API_NOTES,
-  async run({ values, positionals }) {
+  async run({ values, positionals, env }) {
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const limit = Number(optionalString(values, 'limit') ?? 20);
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be an integer 1–500');
-    const { api } = await connect(values, 'read');
+    const { api } = await connect(values, 'read', env);
     const batches = await unwrap(api.GET('/property/skiptrace/batches', { params: { query: { limit } } }));
     if (values.json === true) {
       for (const b of batches) print(b);
@@ -174,9 +175,9 @@ export const batchCancel: Command = {
   args: 'ID',
   options: { purge: { type: 'boolean', description: 'erase the batch, its rows and results' }, ...API_OPTIONS },
   notes: API_NOTES,
-  async run({ values, positionals }) {
+  async run({ values, positionals, env }) {
     const id = batchId(positionals);
-    const { api } = await connect(values, 'write');
+    const { api } = await connect(values, 'write', env);
     const purge = values.purge === true;
     const result = await unwrap(
       api.DELETE('/property/skiptrace/batches/{id}', {
@@ -206,11 +207,11 @@ export const batchDownload: Command = {
     ...API_OPTIONS,
   },
   notes: API_NOTES,
-  async run({ values, positionals }) {
+  async run({ values, positionals, env }) {
     const id = batchId(positionals);
     const out = requireString(values, 'out');
     const format = downloadFormat(values, out);
-    const { api } = await connect(values, 'read');
+    const { api } = await connect(values, 'read', env);
     const { data, error, response } = await api.GET('/property/skiptrace/batches/{id}/results', {
       params: { path: { id }, query: { format } },
       parseAs: 'stream',

@@ -5,14 +5,18 @@
 import { createReadStream } from 'node:fs';
 import { importSuppression } from '@skiptrace/contacts';
 import type { Command } from '../command.ts';
-import { requireString, UsageError } from '../command.ts';
+import { ApiError } from '@skiptrace/runtime';
+import { optionalString, requireString, UsageError } from '../command.ts';
 import { fileSize, openDatabase, progressReporter } from './import.ts';
 
 export const importSuppressionCommand: Command = {
   name: 'import-suppression',
   summary: 'Import a Do-Not-Call or litigator phone list',
   args: 'FILE',
-  options: { kind: { type: 'string', value: 'dnc|litigator', description: 'which list FILE is (required)' } },
+  options: {
+    kind: { type: 'string', value: 'dnc|litigator', description: 'which list FILE is (required)' },
+    charset: { type: 'string', value: 'NAME', description: 'text encoding (default: BOM, UTF-16 guess, else UTF-8)' },
+  },
   async run({ values, positionals }) {
     const kind = requireString(values, 'kind');
     if (kind !== 'dnc' && kind !== 'litigator') throw new UsageError('--kind must be dnc or litigator');
@@ -23,9 +27,16 @@ export const importSuppressionCommand: Command = {
     const db = await openDatabase();
     const progress = progressReporter(size, () => input.bytesRead);
     try {
-      const counts = await importSuppression(db, input, { kind, onProgress: (c) => progress.update(c) });
+      const counts = await importSuppression(db, input, {
+        kind,
+        charset: optionalString(values, 'charset'),
+        onProgress: (c) => progress.update(c),
+      });
       process.stdout.write(`${kind}: ${progress.done(counts)}\n`);
       return 0;
+    } catch (error) {
+      if (error instanceof ApiError) throw new UsageError(error.message);
+      throw error;
     } finally {
       input.destroy();
       await db.close();

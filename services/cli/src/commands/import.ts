@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { ImportCounts } from '@skiptrace/contacts';
 import { ImportFormatError, importContacts } from '@skiptrace/contacts';
+import { ApiError } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import type { Database } from '@skiptrace/storage';
 import { optionalString, UsageError, type Command } from '../command.ts';
@@ -102,6 +103,11 @@ export const importCommand: Command = {
     map: { type: 'string', value: 'FIELD=Header,…', description: 'e.g. street_address=Address,zip_code=Zip' },
     rejects: { type: 'string', value: 'FILE', description: 'write rejected rows with their line number and reason' },
     source: { type: 'string', value: 'LABEL', description: 'source label stored with the contacts (default FILE)' },
+    charset: {
+      type: 'string',
+      value: 'NAME',
+      description: 'text encoding, e.g. iso-8859-1 (default: byte-order mark, UTF-16 guess, else UTF-8)',
+    },
   },
   notes: ['Uses DATABASE_URL, else PGlite under SKIPTRACE_DATA_DIR (stop ./run start first: PGlite is one process).'],
   async run({ values, positionals }) {
@@ -125,13 +131,15 @@ export const importCommand: Command = {
         map,
         rejects,
         source: optionalString(values, 'source') ?? file,
+        charset: optionalString(values, 'charset'),
         onProgress: (c) => progress.update(c),
       });
       process.stdout.write(`${progress.done(counts)}\n`);
       if (counts.rejected > 0 && rejects) process.stderr.write(`rejected rows: ${rejectsFile}\n`);
       return 0;
     } catch (error) {
-      if (error instanceof ImportFormatError) throw new UsageError(error.message);
+      // A file that cannot be decoded (ApiError from the shared decoder) is the user's to fix.
+      if (error instanceof ImportFormatError || error instanceof ApiError) throw new UsageError(error.message);
       throw error;
     } finally {
       input.destroy();

@@ -16,7 +16,7 @@ export const usersCreate: Command = {
     account: { type: 'string', value: 'A', description: 'existing account id; without it a new account is created' },
   },
   notes: ['The password comes from --password-file, SKIPTRACE_PASSWORD, --password, or a prompt on a terminal.'],
-  async run({ values }) {
+  async run({ values, env }) {
     const email = requireString(values, 'email');
     const password = await requireSecret({
       label: 'password',
@@ -24,6 +24,7 @@ export const usersCreate: Command = {
       value: optionalString(values, 'password'),
       file: optionalString(values, 'password-file'),
       envName: 'SKIPTRACE_PASSWORD',
+      env,
     });
     const accountId = optionalString(values, 'account');
     const user = await withAuthDatabase((accounts) => accounts.createUser({ email, password, accountId }));

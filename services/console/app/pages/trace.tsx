@@ -1,6 +1,6 @@
 /** Trace one property: the six Property fields, the answer below. */
-import { useState, type FormEvent } from 'react';
-import { trace, type Property, type PropertyResponse } from '../api.ts';
+import { useEffect, useState, type FormEvent } from 'react';
+import { getTrace, trace, type Property, type PropertyResponse } from '../api.ts';
 import { TraceResultView } from '../components/trace-result.tsx';
 import { Card, ErrorNotice, PageHeader, useAction } from '../components/ui.tsx';
 import { FIELD_LABELS, FIELDS, REQUIRED_FIELDS, type Field } from '../fields.ts';
@@ -19,6 +19,15 @@ export function TracePage() {
     setResult(null);
     setResult(await trace(property));
   });
+  // A trace still pending after the server's deadline is polled until it has an answer.
+  useEffect(() => {
+    if (result?.status !== 'pending') return;
+    const timer = setTimeout(() => {
+      // A failed poll tries again a second later (a new object re-runs this effect).
+      getTrace(result.id).then(setResult, () => setResult({ ...result }));
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [result]);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     void submit.run();

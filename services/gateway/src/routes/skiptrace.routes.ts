@@ -1,10 +1,4 @@
-import {
-  Int64String,
-  PACKED_MESSAGES,
-  skiptraceApi,
-  type PropertyResponse,
-  type SkipTraceJob,
-} from '@skiptrace/contracts';
+import { PACKED_MESSAGES, skiptraceApi, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
   deleteProperty,
@@ -18,21 +12,23 @@ import {
   type NewProperty,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
-import { ApiError, createBatcher, mountRoute, notFound, recordTrace, unavailable } from '@skiptrace/runtime';
+import {
+  createBatcher,
+  decodeCursor,
+  encodeCursor,
+  mountRoute,
+  notFound,
+  recordTrace,
+  unavailable,
+} from '@skiptrace/runtime';
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../gateway.service.ts';
 
 const account = (req: Request) => req.auth!.accountId;
 
-/** Opaque keyset cursor: the last id of the page, base64url-encoded. */
-const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const decoded = Buffer.from(cursor, 'base64url').toString();
-  const id = decoded.startsWith('id:') ? Int64String.safeParse(decoded.slice(3)) : undefined;
-  if (!id?.success) throw new ApiError('invalid_parameter', 'cursor is not valid');
-  return id.data;
-}
+/** Keyset cursors of this listing carry the kind `id`. */
+const CURSOR = 'id';
 
 export function skiptraceRoutes(deps: GatewayDeps): Router {
   const { db, bus, auth, config } = deps;
@@ -88,10 +84,10 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
   });
 
   mountRoute(mount, skiptraceApi.listSkipTraces, async ({ query: { limit, cursor } }, req, res) => {
-    const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(CURSOR, cursor) : undefined);
     const page = rows.slice(0, limit).map(toResponse);
     if (rows.length > limit) {
-      const next = encodeCursor(page[page.length - 1]!.id);
+      const next = encodeCursor(CURSOR, page[page.length - 1]!.id);
       res.set('X-Next-Cursor', next);
       res.set('Link', `<${req.baseUrl}/property/skiptrace?limit=${limit}&cursor=${next}>; rel="next"`);
     }

@@ -1,0 +1,102 @@
+/**
+ * Batches never stall silently: chunk jobs lost on the broker (here: published while no
+ * consumer had declared the chunk queue, which the in-process bus drops, as RabbitMQ drops
+ * a purged or stolen message) are republished by the sweep until the batch completes, and
+ * a batch whose chunk cannot finish is failed with a reason and a batch.completed event.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
+import { silentLogger } from '@skiptrace/runtime';
+import { createDatabase, type Database } from '@skiptrace/storage';
+import request from 'supertest';
+import { startBatchWorker, sweepBatches } from '../src/index.ts';
+import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
+
+const V1 = '/api/v1/property/skiptrace/batches';
+let db: Database;
+let bus: MessageBus;
+let events: { data: { id: string; status: string; error?: string } }[];
+
+beforeEach(async () => {
+  db = createDatabase({ logger: silentLogger() });
+  await db.migrate();
+  bus = await createBus({ logger: silentLogger() });
+  events = [];
+  await bus.consume({ queue: 'test.batch-events', topics: ['event.batch.completed'], prefetch: 10 }, async (d) => {
+    events.push(d.payload as (typeof events)[number]);
+  });
+});
+afterEach(async () => {
+  await bus.close();
+  await db.close();
+});
+
+async function uploadWithNobodyConsuming(rows: number): Promise<string> {
+  const app = buildApp(db, bus, { chunkSize: 5, chunksInFlight: 2 });
+  const res = await request(app)
+    .post(V1)
+    .set('Content-Type', 'text/csv')
+    .set('X-Test-Account', 'acct-stall')
+    .send(sampleCsv(rows))
+    .expect(202);
+  return res.body.id as string;
+}
+const batchStatus = async (id: string) =>
+  (
+    await db.query<{ status: string; error: string | null; processed: number; failed: number; accepted: number }>(
+      'SELECT status, error, processed, failed, total - rejected AS accepted FROM batches WHERE id = $1',
+      [id],
+    )
+  ).rows[0]!;
+const sweepOptions = { staleChunkMs: 1, abandonedUploadMs: 3_600_000, maxChunkDispatches: 3 };
+
+describe('stalled batches', () => {
+  it('chunk jobs lost on the broker: the sweep republishes them and the batch completes', async () => {
+    const id = await uploadWithNobodyConsuming(12);
+    expect((await batchStatus(id)).status).toBe('queued');
+    const worker = await startBatchWorker({
+      db,
+      bus,
+      engine: fakeEngine(),
+      logger: silentLogger(),
+      config: { sweepIntervalMs: 0, staleChunkMs: 1, maxChunkDispatches: 3 },
+    });
+    try {
+      for (let i = 0; i < 20 && (await batchStatus(id)).status !== 'completed'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await worker.sweep();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const row = await batchStatus(id);
+      expect(row).toMatchObject({ status: 'completed', processed: row.accepted, error: null });
+      expect(row.accepted).toBeGreaterThan(5);
+      expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ id, status: 'completed' })]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('a chunk that never finishes: after maxChunkDispatches the batch fails with a reason and an event', async () => {
+    const id = await uploadWithNobodyConsuming(12);
+    const reports = [];
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      reports.push(await sweepBatches(db, bus, sweepOptions));
+    }
+    expect(reports.map((r) => [r.republished, r.failed])).toEqual([
+      [2, 0],
+      [2, 0],
+      [0, 1],
+      [0, 0],
+    ]);
+    const row = await batchStatus(id);
+    expect(row).toMatchObject({ status: 'failed', processed: row.accepted, failed: row.accepted });
+    expect(row.error).toMatch(/dispatched 3 times without finishing/);
+    const pending = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM properties WHERE batch_id = $1 AND status = 'pending'`,
+      [id],
+    );
+    expect(pending.rows[0]!.n).toBe(0);
+    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ id, status: 'failed', error: row.error })]);
+  });
+});

@@ -1,0 +1,74 @@
+import { createAccounts, createClientsRouter } from '@skiptrace/auth';
+import { createBatchesRouter } from '@skiptrace/batches';
+import { createBearerAuth } from '@skiptrace/bearer';
+import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
+import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
+import { createWebhooksRouter } from '@skiptrace/dispatcher';
+import type { KeyValueStore } from '@skiptrace/kv';
+import type { MessageBus } from '@skiptrace/messaging';
+import type { Health, Logger } from '@skiptrace/runtime';
+import type { Database } from '@skiptrace/storage';
+import type express from 'express';
+import type { JSONWebKeySet } from 'jose';
+import type { GatewayProcessConfig } from './config.ts';
+import { createGatewayService } from './gateway.service.ts';
+
+export interface GatewayWiringDeps {
+  db: Database;
+  bus: MessageBus;
+  kv: KeyValueStore;
+  logger: Logger;
+  health: Health;
+  /**
+   * The issuer's public keys when the OAuth server runs in the same process; absent, they
+   * are fetched (and cached) from AUTH_JWKS_URL (default `<issuer>/oauth/jwks`).
+   */
+  jwks?: () => JSONWebKeySet;
+  /** A sample CSV the console offers for a first batch (the one-process mode's demo data). */
+  consoleSampleCsv?: string;
+}
+
+/**
+ * The gateway's composition: bearer checks, the skip-trace API, the batch, webhook
+ * subscription and client APIs under /api/v1, the web console at /console (built now when
+ * missing or stale), /healthz and /readyz. Its own main.ts and the one-process system both
+ * call this. Builds the app; does not listen.
+ */
+export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProcessConfig): Promise<express.Express> {
+  const { db, bus, kv, health } = deps;
+  const logger = deps.logger.child({ scope: 'gateway' });
+  const { issuer, audience, jwksUrl } = config.bearer;
+  const bearer = deps.jwks
+    ? createBearerAuth({ issuer, audience, jwks: deps.jwks })
+    : createBearerAuth({ issuer, audience, jwksUrl: new URL(jwksUrl) });
+  const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
+  const consoleBuild = await ensureConsoleBuilt({ log: (msg) => logger.info(msg) });
+  if (consoleBuild.built) logger.info({ ms: consoleBuild.ms }, 'console built');
+  const consoleRouter = await createConsoleRouter({
+    dir: consoleBuild.dir,
+    issuer,
+    clientId: CONSOLE_CLIENT_ID,
+    sampleCsv: deps.consoleSampleCsv,
+  });
+  return createGatewayService({
+    db,
+    bus,
+    auth,
+    kv,
+    logger,
+    health,
+    config: config.http,
+    console: consoleRouter,
+    routers: {
+      '/': createBatchesRouter({ db, bus, auth, logger, config: config.batches }),
+      '/webhooks': createWebhooksRouter({
+        db,
+        kv,
+        logger,
+        config: config.webhooks,
+        requireScope: bearer.requireScope,
+      }),
+      '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
+    },
+  });
+}
