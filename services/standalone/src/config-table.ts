@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
+import { observabilityEnv } from '@skiptrace/runtime';
 import { SERVICE_ENVS, standaloneEnv, standaloneOwnEnv } from './config.ts';
 
 export const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
@@ -12,11 +13,12 @@ export const START =
   '<!-- config-table:start (generated from the schemas: node services/standalone/src/config-table.ts --write) -->';
 export const END = '<!-- config-table:end -->';
 
-type Def = { type: string; defaultValue?: unknown; innerType?: z.ZodType };
+type Def = { type: string; defaultValue?: unknown; innerType?: z.ZodType; in?: z.ZodType };
 
 function defaultOf(schema: z.ZodType): string {
   const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
   if (def.type === 'default') return `\`${String(def.defaultValue)}\``;
+  if (def.type === 'pipe' && def.in) return defaultOf(def.in);
   return '—';
 }
 
@@ -41,6 +43,12 @@ export function configRows(): Row[] {
     const row = rows.get(name) ?? { name, defaults: new Map(), meaning: field.description ?? '' };
     row.defaults.set('standalone', defaultOf(field));
     if (name in standaloneOwnEnv && !rows.has(name)) row.meaning = field.description ?? '';
+    rows.set(name, row);
+  }
+  // Metrics and tracing: every process reads the same variables through one schema.
+  for (const [name, field] of Object.entries(observabilityEnv as Record<string, z.ZodType>)) {
+    const row: Row = { name, defaults: new Map(), meaning: field.description ?? '' };
+    for (const process of [...Object.keys(SERVICE_ENVS), 'standalone']) row.defaults.set(process, defaultOf(field));
     rows.set(name, row);
   }
   return [...rows.values()];
