@@ -8,7 +8,19 @@
 import { join } from 'node:path';
 import { createKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
-import type { Health, Logger, Shutdown } from '@skiptrace/runtime';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  exitOnSignals,
+  loadConfig,
+  metricsOptionsFrom,
+  observabilityEnvSchema,
+  startObservability,
+  type Health,
+  type Logger,
+  type Shutdown,
+} from '@skiptrace/runtime';
 import { createDatabase, type Database } from '@skiptrace/storage';
 
 export interface AdapterEnv {
@@ -74,4 +86,20 @@ export function openKeyValue(env: AdapterEnv, options: OpenOptions): KeyValueSto
   options.shutdown.add('key-value', () => kv.close());
   options.health.register('key-value', () => kv.ping());
   return kv;
+}
+
+/**
+ * The common start of a service running as its own process: its logger (at the parsed
+ * LOG_LEVEL), the ordered shutdown run on SIGTERM/SIGINT, metrics and tracing from the
+ * OTEL_* and METRICS_* variables, and the health checks the adapters register with.
+ * For main.ts only (it installs signal handlers).
+ */
+export async function startProcess(service: string, options: { logLevel: string; stepTimeoutMs?: number }) {
+  const logger = createLogger({ name: service, level: options.logLevel });
+  const shutdown = createShutdown(logger, options.stepTimeoutMs);
+  exitOnSignals(shutdown, logger);
+  const observability = loadConfig(observabilityEnvSchema);
+  await startObservability(observability, { service, logger, shutdown });
+  const health = createHealth({ metrics: metricsOptionsFrom(observability) });
+  return { logger, shutdown, health, adapters: { logger, shutdown, health, service } satisfies OpenOptions };
 }

@@ -13,6 +13,7 @@ import type { NormalizedPerson } from './names.ts';
 import { soundAlike } from './phonetic.ts';
 import type { StreetParts } from './street.ts';
 import { SUFFIX_NAME } from './tables/suffixes.ts';
+import { DIRECTIONAL_WORD } from './tables/units.ts';
 
 export type FuzzyLevel = 'typo1' | 'phonetic' | 'typo2' | 'different';
 export type FirstLevel = 'exact' | 'nickname' | 'initial' | FuzzyLevel | 'absent';
@@ -38,15 +39,24 @@ const FUZZY_ORDER: readonly FuzzyLevel[] = ['typo1', 'phonetic', 'typo2', 'diffe
 /** Fewest letters of the shorter word for one edit, and for two edits, to count as a typo. */
 const ONE_EDIT_MIN = 3;
 const TWO_EDITS_MIN = 5;
+const LONG_THREE_EDITS_MIN = 10;
 
-/** How close two words are, when they are not equal. */
-export function fuzzyLevel(a: string, b: string): FuzzyLevel {
+/**
+ * How close two words are, when they are not equal. A short word (2–4 letters) counts
+ * as a typo only when it keeps the first letter, so "An" ↔ "Ann" and "Die" ↔ "Diane"
+ * are typos but "Al" ↔ "Ed" is not.
+ */
+export function fuzzyLevel(a: string, b: string, maxEdits = 2): FuzzyLevel {
   const shorter = Math.min(a.length, b.length);
+  const sameStart = a.charCodeAt(0) === b.charCodeAt(0);
+  if (shorter < ONE_EDIT_MIN && !(shorter === 2 && sameStart)) return 'different';
+  const distance = editDistance(a, b, maxEdits);
+  if (distance <= 1 && (shorter >= ONE_EDIT_MIN || b.length + a.length <= 5)) return 'typo1';
   if (shorter < ONE_EDIT_MIN) return 'different';
-  const distance = editDistance(a, b, 2);
-  if (distance <= 1) return 'typo1';
   if (soundAlike(a, b)) return 'phonetic';
-  if (distance === 2 && shorter >= TWO_EDITS_MIN) return 'typo2';
+  if (distance === 2 && (shorter >= TWO_EDITS_MIN || sameStart)) return 'typo2';
+  // Long strings (street names run together with their suffix): three edits from 10 letters.
+  if (distance === 3 && shorter >= LONG_THREE_EDITS_MIN) return 'typo2';
   return 'different';
 }
 
@@ -109,13 +119,28 @@ export function compareLast(query: NormalizedPerson, record: NormalizedPerson): 
   return best;
 }
 
-/** First and last name written the other way round (exact or one typo on each). */
-export function isSwapped(query: NormalizedPerson, record: NormalizedPerson): boolean {
-  if (query.first.length === 0 || record.first.length === 0) return false;
-  const close = (x: string, y: string): boolean => x === y || (x.length > 3 && editDistance(x, y, 1) <= 1);
-  const queryFirst = query.first[0] as string;
+export type SwapLevel = 'exact' | 'typo';
+
+/** First and last name written the other way round: exactly, or with one typo on a side; null when not. */
+export function swappedLevel(query: NormalizedPerson, record: NormalizedPerson): SwapLevel | null {
+  if (query.first.length === 0 || record.first.length === 0) return null;
+  if (isSwapped(query, record, (x, y) => x === y)) return 'exact';
+  if (isSwapped(query, record, (x, y) => x === y || (x.length > 3 && editDistance(x, y, 1) <= 1))) return 'typo';
+  return null;
+}
+
+function isSwapped(
+  query: NormalizedPerson,
+  record: NormalizedPerson,
+  close: (x: string, y: string) => boolean,
+): boolean {
+  const queryFirst = query.first.join('');
   const recordFirst = record.first[0] as string;
-  return close(queryFirst, record.lastCompact) && close(query.lastCompact, recordFirst);
+  const queryFirstWord = query.first[0] as string;
+  return (
+    (close(queryFirst, record.lastCompact) || close(queryFirstWord, record.lastCompact)) &&
+    (close(query.lastCompact, recordFirst) || close(query.lastCompact, record.first.join('')))
+  );
 }
 
 /** Street-name forms compared across the suffix (see compareStreet). */
@@ -132,13 +157,28 @@ export interface StreetForms {
   nameSuffixWord: string;
   /** The name's words sorted (token order). */
   sortedWords: string;
+  /** Pre-directional written out and run into the name ("W MINSTER" → "WESTMINSTER"). */
+  directionName: string;
+  /** When there is no suffix and several words: the name without its last word, and that word (a misspelt suffix?). */
+  head: string;
+  tail: string;
+  /** The suffix abbreviation and word ("" when none). */
+  suffix: string;
+  suffixWord: string;
 }
 
 export function streetForms(parts: StreetParts, street: string): StreetForms {
   const words = parts.streetName.split(' ');
   const name = words.join('');
   const suffix = parts.suffix ?? '';
+  const pre = parts.preDirectional === null ? '' : (DIRECTIONAL_WORD.get(parts.preDirectional) ?? '');
+  const split = suffix === '' && words.length > 1;
   return {
+    directionName: pre + name,
+    head: split ? words.slice(0, -1).join('') : '',
+    tail: split ? (words[words.length - 1] as string) : '',
+    suffix,
+    suffixWord: suffix === '' ? '' : (SUFFIX_NAME.get(suffix) ?? suffix),
     street,
     preDirectional: parts.preDirectional,
     postDirectional: parts.postDirectional,
@@ -185,13 +225,26 @@ export function compareStreet(query: StreetForms, record: StreetForms): StreetLe
     a === record.nameSuffix ||
     a === record.nameSuffixWord ||
     b === query.nameSuffix ||
-    b === query.nameSuffixWord
+    b === query.nameSuffixWord ||
+    query.directionName === b ||
+    a === record.directionName
   ) {
     return 'name_exact';
   }
-  let best = fuzzyLevel(a, b);
+  let best = fuzzyLevel(a, b, 3);
   if (best === 'typo1') return best;
-  best = betterFuzzy(best, fuzzyLevel(query.nameSuffix, record.nameSuffix));
+  best = betterFuzzy(best, fuzzyLevel(query.nameSuffix, record.nameSuffix, 3));
+  best = betterFuzzy(best, fuzzyLevel(a, record.nameSuffix, 3));
+  best = betterFuzzy(best, fuzzyLevel(a, record.nameSuffixWord, 3));
+  // A misspelt suffix left in the name ("Meaow Rdde" ↔ "Meadow Rd"): the name without its
+  // last word against the record's name, when that word is close to the record's suffix.
+  if (query.head !== '' && record.suffix !== '') {
+    const tail = query.tail;
+    if (editDistance(tail, record.suffix, 2) <= 2 || editDistance(tail, record.suffixWord, 2) <= 2) {
+      const level = query.head === b ? 'typo1' : fuzzyLevel(query.head, b);
+      best = betterFuzzy(best, level);
+    }
+  }
   best = betterFuzzy(best, a.length > b.length ? prefixLevel(b, a) : prefixLevel(a, b));
   if (a.length > record.nameSuffix.length) best = betterFuzzy(best, prefixLevel(record.nameSuffix, a));
   return best;

@@ -14,6 +14,9 @@ export {
   WEIGHTS,
   blockingKeys,
   buildMatchQuery,
+  compareCandidate,
+  contradicts,
+  matchWeight,
   candidateKeys,
   rankCandidates,
   scoreCandidate,
@@ -37,7 +40,16 @@ export {
   fuzzyLevel,
   streetForms,
 } from './compare.ts';
-export type { CityLevel, FirstLevel, FuzzyLevel, LastLevel, StreetLevel, UnitLevel, ZipLevel } from './compare.ts';
+export type {
+  CityLevel,
+  FirstLevel,
+  FuzzyLevel,
+  LastLevel,
+  StreetLevel,
+  SwapLevel,
+  UnitLevel,
+  ZipLevel,
+} from './compare.ts';
 export { editDistance } from './edit-distance.ts';
 export { metaphone, soundAlike } from './phonetic.ts';
 export { normalizePhone, phoneType } from './phones.ts';

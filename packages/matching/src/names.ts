@@ -2,8 +2,8 @@
  * Person-name normalisation (accents, punctuation, titles, generational suffixes,
  * organisations) and the name comparison built on compare.ts.
  */
-import { compareFirst, compareLast, isSwapped } from './compare.ts';
-import type { FirstLevel, LastLevel } from './compare.ts';
+import { compareFirst, compareLast, swappedLevel } from './compare.ts';
+import type { FirstLevel, LastLevel, SwapLevel } from './compare.ts';
 import { foldAscii } from './text.ts';
 
 export interface NameQuery {
@@ -19,8 +19,8 @@ export interface NameRecord {
 export interface NameComparison {
   first: FirstLevel;
   last: LastLevel;
-  /** First and last name given the other way round. */
-  swapped: boolean;
+  /** First and last name given the other way round (exactly or with a typo), else null. */
+  swapped: SwapLevel | null;
   /** `name_swapped`, `name_absent`, `name_entity`, or `last_name_<level>` and `first_name_<level>`. */
   reasons: string[];
 }
@@ -84,14 +84,15 @@ export function normalizePerson(first: string | null | undefined, last: string |
 
 /** Compares two normalised names field by field (compare.ts has the levels). */
 export function compareNames(query: NormalizedPerson, record: NormalizedPerson): NameComparison {
-  if (query.entity) return { first: 'absent', last: 'absent', swapped: false, reasons: ['name_entity'] };
+  if (query.entity) return { first: 'absent', last: 'absent', swapped: null, reasons: ['name_entity'] };
   const first = compareFirst(query, record);
   const last = compareLast(query, record);
-  if ((first === 'different' || last === 'different') && isSwapped(query, record)) {
-    return { first, last, swapped: true, reasons: ['name_swapped'] };
+  if (first === 'different' || last === 'different') {
+    const swapped = swappedLevel(query, record);
+    if (swapped !== null) return { first, last, swapped, reasons: ['name_swapped'] };
   }
-  if (first === 'absent' && last === 'absent') return { first, last, swapped: false, reasons: ['name_absent'] };
-  return { first, last, swapped: false, reasons: [`last_name_${last}`, `first_name_${first}`] };
+  if (first === 'absent' && last === 'absent') return { first, last, swapped: null, reasons: ['name_absent'] };
+  return { first, last, swapped: null, reasons: [`last_name_${last}`, `first_name_${first}`] };
 }
 
 /** compareNames on raw strings (normalises both sides first). */

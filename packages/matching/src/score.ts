@@ -20,7 +20,16 @@
 import { standardizeAddress } from './address.ts';
 import type { AddressInput, StandardAddress } from './address.ts';
 import { compareCity, compareStreet, compareUnit, compareZip, streetForms } from './compare.ts';
-import type { CityLevel, FirstLevel, LastLevel, StreetForms, StreetLevel, UnitLevel, ZipLevel } from './compare.ts';
+import type {
+  CityLevel,
+  FirstLevel,
+  LastLevel,
+  StreetForms,
+  StreetLevel,
+  SwapLevel,
+  UnitLevel,
+  ZipLevel,
+} from './compare.ts';
 import { compareNames, normalizePerson } from './names.ts';
 import type { NormalizedPerson } from './names.ts';
 import { parseStreetLine } from './street.ts';
@@ -60,7 +69,7 @@ export interface FieldLevels {
   unit: UnitLevel;
   first: FirstLevel;
   last: LastLevel;
-  swapped: boolean;
+  swapped: SwapLevel | null;
 }
 
 export interface CandidateScore {
@@ -179,27 +188,44 @@ function addressLevels(
   };
 }
 
+/** Every field's level for one candidate, or null when it is at another address (number or street). */
+function levelsOf(query: Prepared, candidate: CandidateRecord, person: NormalizedPerson): FieldLevels | null {
+  const address = addressLevels(query, candidate);
+  if (address === null || address.street === 'different') return null;
+  const names = compareNames(query.person, person);
+  return { ...address, first: names.first, last: names.last, swapped: names.swapped };
+}
+
+/** The agreement levels of a candidate (null: another address), for estimating the weights. */
+export function compareCandidate(query: MatchQuery, candidate: CandidateRecord): FieldLevels | null {
+  return levelsOf(prepare(query), candidate, normalizePerson(candidate.first_name, candidate.last_name));
+}
+
+/** Sum of the match weights (bits) of a candidate's levels. */
+export function matchWeight(levels: FieldLevels): number {
+  const w = MODEL.weights;
+  const names = levels.swapped !== null ? w.swapped[levels.swapped] : w.first[levels.first] + w.last[levels.last];
+  return w.street[levels.street] + w.zip[levels.zip] + w.city[levels.city] + w.unit[levels.unit] + names;
+}
+
+/** Contradicting evidence: a different unit, or a first or last name beyond typo/nickname/initial. */
+export function contradicts(levels: FieldLevels): boolean {
+  if (levels.unit === 'different') return true;
+  return levels.swapped === null && (levels.first === 'different' || levels.last === 'different');
+}
+
 function evaluate(query: Prepared, candidate: CandidateRecord, person: NormalizedPerson): Evaluated {
   const identity = `${candidate.unit_key}|${person.first.join(' ')}|${person.lastCompact}`;
-  const levels = addressLevels(query, candidate);
-  if (levels === null || levels.street === 'different') {
-    return { weight: 0, rejected: true, reasons: ['address_mismatch'], identity };
-  }
-  const w = MODEL.weights;
-  let weight = w.street[levels.street] + w.zip[levels.zip] + w.city[levels.city] + w.unit[levels.unit];
+  const levels = levelsOf(query, candidate, person);
+  if (levels === null) return { weight: 0, rejected: true, reasons: ['address_mismatch'], identity };
   const reasons = [levels.street === 'exact' && levels.zip === 'exact' ? 'address_exact' : `street_${levels.street}`];
   if (levels.zip !== 'exact') reasons.push(`zip_${levels.zip}`);
   if (levels.unit !== 'none') reasons.push(`unit_${levels.unit}`);
-  let rejected = levels.unit === 'different';
-  const names = compareNames(query.person, person);
-  reasons.push(...names.reasons);
-  if (names.swapped) {
-    weight += w.swapped;
-  } else {
-    weight += w.first[names.first] + w.last[names.last];
-    if (names.first === 'different' || names.last === 'different') rejected = true;
-  }
-  return { weight, rejected, reasons, identity };
+  if (query.person.entity) reasons.push('name_entity');
+  else if (levels.swapped !== null) reasons.push('name_swapped');
+  else if (levels.first === 'absent' && levels.last === 'absent') reasons.push('name_absent');
+  else reasons.push(`last_name_${levels.last}`, `first_name_${levels.first}`);
+  return { weight: matchWeight(levels), rejected: contradicts(levels), reasons, identity };
 }
 
 function bits(x: number): number {

@@ -78,7 +78,7 @@ describe('nameScore', () => {
       reasons: ['last_name_exact', 'first_name_exact'],
       first: 'exact',
       last: 'exact',
-      swapped: false,
+      swapped: null,
     });
   });
 
@@ -125,7 +125,7 @@ describe('nameScore', () => {
   });
 
   it('reports absent names instead of guessing', () => {
-    expect(nameScore({}, smith)).toEqual({ reasons: ['name_absent'], first: 'absent', last: 'absent', swapped: false });
+    expect(nameScore({}, smith)).toEqual({ reasons: ['name_absent'], first: 'absent', last: 'absent', swapped: null });
     expect(nameScore({ last: 'Smith' }, smith).reasons).toEqual(['last_name_exact', 'first_name_absent']);
   });
 

@@ -3,33 +3,14 @@
 // (PostgreSQL; absent: PGlite under SKIPTRACE_DATA_DIR), REDIS_URL (artefacts and limits in
 // Redis; absent: in the database and in memory), REDIS_PREFIX and LOG_LEVEL.
 import express from 'express';
-import { openDatabase, openKeyValue } from '@skiptrace/adapters';
-import {
-  createHealth,
-  createLogger,
-  createShutdown,
-  exitOnSignals,
-  finishApp,
-  inputBoundary,
-  listen,
-  loadConfig,
-  metricsOptionsFrom,
-  observabilityEnvSchema,
-  observeHttp,
-  startObservability,
-} from '@skiptrace/runtime';
+import { openDatabase, openKeyValue, startProcess } from '@skiptrace/adapters';
+import { finishApp, inputBoundary, listen, loadConfig, observeHttp } from '@skiptrace/runtime';
 import { wireAuth } from './auth.service.ts';
 import { authConfigFrom, authEnv } from './config.ts';
 
 const env = loadConfig(authEnv);
 const config = authConfigFrom(env);
-const logger = createLogger({ name: 'auth', level: env.LOG_LEVEL });
-const shutdown = createShutdown(logger);
-exitOnSignals(shutdown, logger);
-const observability = loadConfig(observabilityEnvSchema);
-await startObservability(observability, { service: 'auth', logger, shutdown });
-const health = createHealth({ metrics: metricsOptionsFrom(observability) });
-const adapters = { logger, shutdown, health, service: 'auth service' };
+const { logger, shutdown, health, adapters } = await startProcess('auth', { logLevel: env.LOG_LEVEL });
 
 const db = await openDatabase(env, adapters);
 const kv = openKeyValue(env, adapters);

@@ -1,34 +1,18 @@
 // Composition root of a webhook dispatcher process. Scale by running more of them: they
 // share the event queue (competing consumers), the Redis schedule and the row leases.
 import express from 'express';
-import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
-import {
-  createHealth,
-  createLogger,
-  createShutdown,
-  exitOnSignals,
-  finishApp,
-  inputBoundary,
-  listen,
-  loadConfig,
-  metricsOptionsFrom,
-  observabilityEnvSchema,
-  observeHttp,
-  startObservability,
-} from '@skiptrace/runtime';
+import { openBus, openDatabase, openKeyValue, startProcess } from '@skiptrace/adapters';
+import { finishApp, inputBoundary, listen, loadConfig, observeHttp } from '@skiptrace/runtime';
 import { dispatcherEnv, webhookConfigFrom } from './config.ts';
 import { wireDispatcher } from './dispatcher.ts';
 
 const env = loadConfig(dispatcherEnv);
 const config = webhookConfigFrom(env);
-const logger = createLogger({ name: 'dispatcher', level: env.LOG_LEVEL });
-// A step may wait for one in-flight delivery: give it the delivery timeout and some.
-const shutdown = createShutdown(logger, config.timeoutMs + 5_000);
-exitOnSignals(shutdown, logger);
-const observability = loadConfig(observabilityEnvSchema);
-await startObservability(observability, { service: 'dispatcher', logger, shutdown });
-const health = createHealth({ metrics: metricsOptionsFrom(observability) });
-const adapters = { logger, shutdown, health, service: 'dispatcher' };
+// A shutdown step may wait for one in-flight delivery: give it the delivery timeout and some.
+const { logger, shutdown, health, adapters } = await startProcess('dispatcher', {
+  logLevel: env.LOG_LEVEL,
+  stepTimeoutMs: config.timeoutMs + 5_000,
+});
 
 const db = await openDatabase(env, adapters);
 const kv = openKeyValue(env, adapters);

@@ -1,29 +1,12 @@
 // Composition root of the gateway when it runs as its own process.
-import { openBus, openDatabase, openKeyValue } from '@skiptrace/adapters';
-import {
-  createHealth,
-  createLogger,
-  createShutdown,
-  exitOnSignals,
-  finishApp,
-  listen,
-  loadConfig,
-  metricsOptionsFrom,
-  observabilityEnvSchema,
-  startObservability,
-} from '@skiptrace/runtime';
+import { openBus, openDatabase, openKeyValue, startProcess } from '@skiptrace/adapters';
+import { finishApp, listen, loadConfig } from '@skiptrace/runtime';
 import { gatewayConfigFrom, gatewayEnv } from './config.ts';
 import { wireGateway } from './wiring.ts';
 
 const env = loadConfig(gatewayEnv);
 const config = gatewayConfigFrom(env);
-const logger = createLogger({ name: 'gateway', level: env.LOG_LEVEL });
-const shutdown = createShutdown(logger);
-exitOnSignals(shutdown, logger);
-const observability = loadConfig(observabilityEnvSchema);
-await startObservability(observability, { service: 'gateway', logger, shutdown });
-const health = createHealth({ metrics: metricsOptionsFrom(observability) });
-const adapters = { logger, shutdown, health, service: 'gateway' };
+const { logger, shutdown, health, adapters } = await startProcess('gateway', { logLevel: env.LOG_LEVEL });
 
 const db = await openDatabase(env, adapters);
 const bus = await openBus(env, adapters);

@@ -1,32 +1,13 @@
 // Composition root of a skip-trace worker process. Scale by running more of them:
 // they share the queues (competing consumers) and the store.
 import express from 'express';
-import { openBus, openDatabase } from '@skiptrace/adapters';
-import {
-  createHealth,
-  createLogger,
-  createShutdown,
-  exitOnSignals,
-  finishApp,
-  inputBoundary,
-  listen,
-  loadConfig,
-  metricsOptionsFrom,
-  observabilityEnvSchema,
-  observeHttp,
-  startObservability,
-} from '@skiptrace/runtime';
+import { openBus, openDatabase, startProcess } from '@skiptrace/adapters';
+import { finishApp, inputBoundary, listen, loadConfig, observeHttp } from '@skiptrace/runtime';
 import { workerConfigFrom, workerProcessEnv } from './config.ts';
 import { wireWorker } from './wiring.ts';
 
 const env = loadConfig(workerProcessEnv);
-const logger = createLogger({ name: 'worker', level: env.LOG_LEVEL });
-const shutdown = createShutdown(logger);
-exitOnSignals(shutdown, logger);
-const observability = loadConfig(observabilityEnvSchema);
-await startObservability(observability, { service: 'worker', logger, shutdown });
-const health = createHealth({ metrics: metricsOptionsFrom(observability) });
-const adapters = { logger, shutdown, health, service: 'worker' };
+const { logger, shutdown, health, adapters } = await startProcess('worker', { logLevel: env.LOG_LEVEL });
 
 const db = await openDatabase(env, adapters);
 const bus = await openBus(env, adapters);
