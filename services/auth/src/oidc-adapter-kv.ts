@@ -71,7 +71,9 @@ export function createKvAdapter(kv: KeyValueStore, name: string): Adapter {
       throw alreadyConsumed(name);
     },
     async destroy(id) {
-      await kv.del(key(id), marker(id));
+      // The marker stays until it expires: a consumer that read the artefact before this
+      // destroy must still lose its SET NX (deleting the marker let a second one win).
+      await kv.del(key(id));
     },
     async revokeByGrantId(grantId) {
       const grantKey = `oidc:grant:${grantId}`;
