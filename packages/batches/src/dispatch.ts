@@ -130,17 +130,7 @@ export async function completeIfDone(db: Database, bus: MessageBus, batchId: str
   if (!row) return false;
   const completedAt = new Date();
   const data = toSummary({ ...row, status: 'completed', completed_at: completedAt });
-  const event: Message<'event.batch.completed'> = {
-    accountId: row.account_id,
-    occurredAt: completedAt.toISOString(),
-    data,
-  };
-  await publishMessage(
-    bus,
-    'event.batch.completed',
-    parseMessage('event.batch.completed', event),
-    `batch.completed:${batchId}`,
-  );
+  await announceBatchEnd(bus, batchId, row.account_id, completedAt, data);
   const { rowCount } = await db.query(
     `UPDATE batches SET status = 'completed', completed_at = $2, updated_at = now()
      WHERE id = $1 AND status IN ('queued', 'running')`,
@@ -190,17 +180,7 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
     completed_at: completedAt,
     error: reason,
   });
-  const event: Message<'event.batch.completed'> = {
-    accountId: row.account_id,
-    occurredAt: completedAt.toISOString(),
-    data,
-  };
-  await publishMessage(
-    bus,
-    'event.batch.completed',
-    parseMessage('event.batch.completed', event),
-    `batch.completed:${batchId}`,
-  );
+  await announceBatchEnd(bus, batchId, row.account_id, completedAt, data);
   return db.transaction(async (tx) => {
     const { rowCount } = await tx.query(
       `UPDATE properties SET status = 'failed', error = $2::text, completed_at = $3::timestamptz WHERE batch_id = $1::text AND status = 'pending'`,
@@ -280,4 +260,21 @@ export async function sweepBatches(
   if (report.republished + report.failed + report.completed + report.abandoned > 0)
     logger?.info({ ...report }, 'batch sweep');
   return report;
+}
+
+/** Publishes `batch.completed` (status completed or failed) before the row says so; a repeat is deduplicated by its id. */
+async function announceBatchEnd(
+  bus: MessageBus,
+  batchId: string,
+  accountId: string,
+  completedAt: Date,
+  data: Message<'event.batch.completed'>['data'],
+): Promise<void> {
+  const event: Message<'event.batch.completed'> = { accountId, occurredAt: completedAt.toISOString(), data };
+  await publishMessage(
+    bus,
+    'event.batch.completed',
+    parseMessage('event.batch.completed', event),
+    `batch.completed:${batchId}`,
+  );
 }
