@@ -26,7 +26,7 @@ export interface WiredWorker {
 export function wireWorker(deps: WorkerWiringDeps, config: WorkerProcessConfig): WiredWorker {
   const { db, bus } = deps;
   const logger = deps.logger.child({ scope: 'worker' });
-  const engine = createContactTraceEngine(db);
+  const engine = createContactTraceEngine(db, config.engine);
   const jobs = createWorkerService({ db, bus, engine, logger, config: config.jobs });
   const sweep = createRecoverySweep(db, bus, logger, config.sweep);
   let batches: BatchWorker | undefined;
