@@ -88,6 +88,7 @@ const CASES: Record<string, string> = {
   BATCH_ABANDONED_UPLOAD_MS: '60000',
   BATCH_MAX_CHUNK_DISPATCHES: '2',
   SKIPTRACE_DEMO_ROWS: '0',
+  SKIPTRACE_BATCH_WORKER: 'inline',
 };
 
 /**
