@@ -58,7 +58,7 @@ export function wireWorker(
 export function wireBatchChunks(
   deps: WorkerWiringDeps,
   config: WorkerProcessConfig,
-  engine: TraceEngine = createContactTraceEngine(deps.db),
+  engine: TraceEngine = createContactTraceEngine(deps.db, config.engine),
 ): WiredWorker {
   const logger = deps.logger.child({ scope: 'worker' });
   let batches: BatchWorker | undefined;
