@@ -46,7 +46,7 @@ import {
   buildApp,
   createContactTraceEngine,
   createPostgresDatabase,
-  createRabbitBus,
+  createBus,
   fakeEngine,
   silentLogger,
   startBatchWorker,
@@ -278,7 +278,7 @@ try {
       return { authorization: `Bearer ${token}` };
     };
   } else {
-    const bus = await createRabbitBus({ url: vhost.url });
+    const bus = await createBus({ amqpUrl: vhost.url });
     const worker = await startBatchWorker({
       db,
       bus,
