@@ -26,6 +26,8 @@ interface RowOutcome {
   status: 'completed' | 'no_match' | 'failed';
   results: TraceResult[];
   error: string | null;
+  /** TraceOutcome.matched (stored as people_total): only when `results` is not everyone who matched. */
+  matched?: number;
   reused: boolean;
 }
 
@@ -60,7 +62,8 @@ const STORE_OUTCOMES = `
 WITH changed AS (
   UPDATE properties p
      SET status = o.m -> p.id::text ->> 'status', results = o.m -> p.id::text -> 'results',
-         error = o.m -> p.id::text ->> 'error', completed_at = now()
+         error = o.m -> p.id::text ->> 'error', people_total = (o.m -> p.id::text ->> 'matched')::int,
+         completed_at = now()
     FROM (SELECT $2::jsonb AS m) o
    WHERE p.batch_id = $1 AND p.row_number BETWEEN $4 AND $5 AND p.status = 'pending' AND o.m ? p.id::text
   RETURNING p.status, (o.m -> p.id::text ->> 'reused')::boolean AS reused
@@ -82,10 +85,10 @@ RETURNING b.processed + b.rejected >= b.total AS done, c.matched, c.no_match, c.
 // LATERAL … LIMIT 1 makes each key one probe of properties_trace_key; a plain join lets
 // the planner (which guesses 100 rows for jsonb_to_recordset) scan the account's rows per chunk.
 const FIND_REUSABLE = `
-SELECT k.key, r.status, r.results, r.error
+SELECT k.key, r.status, r.results, r.error, r.people_total
   FROM jsonb_to_recordset($2::jsonb) AS k(key text, street text, zip5 text, city text, state text, fn text, ln text)
  CROSS JOIN LATERAL (
-   SELECT p.status, p.results, p.error FROM properties p
+   SELECT p.status, p.results, p.error, p.people_total FROM properties p
     WHERE p.account_id = $1 AND lower(p.street_address) = k.street AND left(p.zip_code, 5) = k.zip5
       AND p.status IN ('completed', 'no_match')
       AND p.completed_at > now() - make_interval(secs => $3::double precision)
@@ -112,9 +115,16 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         status: 'completed' | 'no_match';
         results: TraceResult[];
         error: string | null;
+        people_total: number | null;
       }>(FIND_REUSABLE, [accountId, JSON.stringify([...keys.values()].map((v) => v.key)), reuseTtlSeconds]);
       for (const r of rows)
-        found.set(r.key, { status: r.status, results: r.results, error: r.error ?? undefined, reused: true });
+        found.set(r.key, {
+          status: r.status,
+          results: r.results,
+          error: r.error ?? undefined,
+          ...(r.people_total === null ? {} : { matched: r.people_total }),
+          reused: true,
+        });
     }
     const toTrace = [...keys.values()].filter((v) => !found.has(v.key.key));
     if (toTrace.length === 0) return { found, failed: undefined };
@@ -172,6 +182,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
             status: o.status,
             results: o.results,
             error: o.error ?? null,
+            ...(o.matched === undefined ? {} : { matched: o.matched }),
             reused: o.reused || !first,
           });
       });
