@@ -62,7 +62,9 @@ function run(command: string, args: string[], cwd: string): Promise<string> {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} in ${cwd}: exit ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} in ${cwd}: exit ${code}`)),
+    );
   });
 }
 
