@@ -48,7 +48,7 @@ import {
   buildApp,
   createContactTraceEngine,
   createPostgresDatabase,
-  createRabbitBus,
+  createBus,
   fakeEngine,
   silentLogger,
   startBatchWorker,
@@ -287,7 +287,7 @@ try {
       return { authorization: `Bearer ${token}` };
     };
   } else {
-    const bus = await createRabbitBus({ url: vhost.url });
+    const bus = await createBus({ amqpUrl: vhost.url });
     const worker = await startBatchWorker({
       db,
       bus,

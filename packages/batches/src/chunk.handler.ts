@@ -3,13 +3,13 @@
  * Redelivery is harmless: only rows still pending change, and the batch counters grow by
  * exactly the rows that changed, in the same transaction.
  */
-import { parseMessage, QUEUES, type TraceResult } from '@skiptrace/contracts';
+import type { TraceResult } from '@skiptrace/contracts';
 import { propertyOf, type PropertyColumns, type TraceEngine, type TraceOutcome } from '@skiptrace/core';
-import type { Consumer, Delivery, Handler, MessageBus } from '@skiptrace/messaging';
+import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { BatchWorkerConfig } from './config.ts';
-import { claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
+import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
 
 export interface BatchChunkHandlerDeps {
   db: Database;
@@ -26,6 +26,8 @@ interface RowOutcome {
   status: 'completed' | 'no_match' | 'failed';
   results: TraceResult[];
   error: string | null;
+  /** TraceOutcome.matched (stored as people_total): only when `results` is not everyone who matched. */
+  matched?: number;
   reused: boolean;
 }
 
@@ -60,7 +62,8 @@ const STORE_OUTCOMES = `
 WITH changed AS (
   UPDATE properties p
      SET status = o.m -> p.id::text ->> 'status', results = o.m -> p.id::text -> 'results',
-         error = o.m -> p.id::text ->> 'error', completed_at = now()
+         error = o.m -> p.id::text ->> 'error', people_total = (o.m -> p.id::text ->> 'matched')::int,
+         completed_at = now()
     FROM (SELECT $2::jsonb AS m) o
    WHERE p.batch_id = $1 AND p.row_number BETWEEN $4 AND $5 AND p.status = 'pending' AND o.m ? p.id::text
   RETURNING p.status, (o.m -> p.id::text ->> 'reused')::boolean AS reused
@@ -82,10 +85,10 @@ RETURNING b.processed + b.rejected >= b.total AS done, c.matched, c.no_match, c.
 // LATERAL … LIMIT 1 makes each key one probe of properties_trace_key; a plain join lets
 // the planner (which guesses 100 rows for jsonb_to_recordset) scan the account's rows per chunk.
 const FIND_REUSABLE = `
-SELECT k.key, r.status, r.results, r.error
+SELECT k.key, r.status, r.results, r.error, r.people_total
   FROM jsonb_to_recordset($2::jsonb) AS k(key text, street text, zip5 text, city text, state text, fn text, ln text)
  CROSS JOIN LATERAL (
-   SELECT p.status, p.results, p.error FROM properties p
+   SELECT p.status, p.results, p.error, p.people_total FROM properties p
     WHERE p.account_id = $1 AND lower(p.street_address) = k.street AND left(p.zip_code, 5) = k.zip5
       AND p.status IN ('completed', 'no_match')
       AND p.completed_at > now() - make_interval(secs => $3::double precision)
@@ -93,7 +96,7 @@ SELECT k.key, r.status, r.results, r.error
       AND lower(coalesce(p.first_name, '')) = k.fn AND lower(coalesce(p.last_name, '')) = k.ln
     ORDER BY p.completed_at DESC LIMIT 1) r`;
 
-export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
+export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
   const { db, bus, engine, logger } = deps;
   const maxAttempts = deps.config?.maxAttempts ?? 5;
   const reuseTtlSeconds = deps.config?.reuseTtlSeconds ?? 86_400;
@@ -112,9 +115,16 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
         status: 'completed' | 'no_match';
         results: TraceResult[];
         error: string | null;
+        people_total: number | null;
       }>(FIND_REUSABLE, [accountId, JSON.stringify([...keys.values()].map((v) => v.key)), reuseTtlSeconds]);
       for (const r of rows)
-        found.set(r.key, { status: r.status, results: r.results, error: r.error ?? undefined, reused: true });
+        found.set(r.key, {
+          status: r.status,
+          results: r.results,
+          error: r.error ?? undefined,
+          ...(r.people_total === null ? {} : { matched: r.people_total }),
+          reused: true,
+        });
     }
     const toTrace = [...keys.values()].filter((v) => !found.has(v.key.key));
     if (toTrace.length === 0) return { found, failed: undefined };
@@ -132,8 +142,8 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
     }
   }
 
-  return async function handleBatchChunk(delivery: Delivery) {
-    const job = parseMessage('job.batch.chunk', delivery.payload);
+  return async function handleBatchChunk(delivery: BusDelivery<typeof CHUNK_QUEUE>): Promise<void> {
+    const job = delivery.payload;
     const { rows: batches } = await db.query<{ status: string; account_id: string }>(
       `SELECT status, account_id FROM batches WHERE id = $1`,
       [job.batchId],
@@ -172,6 +182,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
             status: o.status,
             results: o.results,
             error: o.error ?? null,
+            ...(o.matched === undefined ? {} : { matched: o.matched }),
             reused: o.reused || !first,
           });
       });
@@ -202,7 +213,6 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
     // The counters this chunk stored say whether the batch is finished; a delivery that stored
     // nothing (a redelivery after a crash, say) checks, in case the completion was interrupted.
     if (done !== false) await completeIfDone(db, bus, job.batchId);
-    return undefined;
   };
 }
 
@@ -212,8 +222,6 @@ export interface BatchWorkerDeps {
   engine: TraceEngine;
   logger: Logger;
   config?: Partial<BatchWorkerConfig>;
-  /** Queue to consume; defaults to QUEUES.batchChunks.name (tests isolate with their own). */
-  queue?: string;
 }
 
 export interface BatchWorker {
@@ -228,16 +236,11 @@ export async function startBatchWorker(deps: BatchWorkerDeps): Promise<BatchWork
   const config = BatchWorkerConfig.parse(deps.config ?? {});
   const handler = createBatchChunkHandler({ ...deps, config });
   const consumer: Consumer = await deps.bus.consume(
-    {
-      queue: deps.queue ?? QUEUES.batchChunks.name,
-      topics: [...QUEUES.batchChunks.topics],
-      prefetch: config.prefetch,
-      maxAttempts: config.maxAttempts,
-    },
+    CHUNK_QUEUE,
+    { prefetch: config.prefetch, maxAttempts: config.maxAttempts },
     handler,
   );
-  const sweep = () =>
-    sweepBatches(deps.db, deps.bus, { ...config, queue: deps.queue }, deps.logger.child({ scope: 'batch-sweep' }));
+  const sweep = () => sweepBatches(deps.db, deps.bus, config, deps.logger.child({ scope: 'batch-sweep' }));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   if (config.sweepIntervalMs > 0) {

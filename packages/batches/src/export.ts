@@ -17,6 +17,8 @@ interface CsvTracedRow {
   status: string;
   error: string | null;
   results: TraceResult[];
+  /** How many people matched when `results` is not all of them (truncated), else null. */
+  people_total: number | null;
   input: unknown[] | null;
 }
 
@@ -27,6 +29,7 @@ type NdjsonTracedRow = PropertyColumns & {
   status: string;
   error: string | null;
   results: TraceResult[];
+  people_total: number | null;
   created_at: Date;
   completed_at: Date | null;
 };
@@ -42,8 +45,8 @@ export type ExportRow<T> = { kind: 'traced'; row: T } | { kind: 'rejected'; row:
 // Each format reads only its columns: parsing timestamps nobody prints was a tenth of the
 // CSV export's CPU time at 1 M rows.
 const TRACED_COLUMNS = {
-  csv: 'row_number, status, error, results, input',
-  ndjson: `row_number, id, status, error, results, street_address, city, state, zip_code,
+  csv: 'row_number, status, error, results, people_total, input',
+  ndjson: `row_number, id, status, error, results, people_total, street_address, city, state, zip_code,
            first_name, last_name, created_at, completed_at`,
 } as const;
 
@@ -126,7 +129,8 @@ export const COLLISION_PREFIX = 'result_';
 
 /**
  * The export's own columns: PHONE_COLUMNS phone groups (number, type, DNC, litigator and the
- * matched person's first name, last name and emails), then confidence, status and error.
+ * matched person's first name, last name and emails), then confidence, status, error,
+ * truncated and people_total (as in the API: more people matched than were returned).
  * If any of them equals an input column (case-insensitively), all of them get the
  * `result_` prefix — repeated until none does — so the header never names a column twice
  * and the export's columns stay recognisable by one shared prefix.
@@ -134,7 +138,7 @@ export const COLLISION_PREFIX = 'result_';
 export function exportColumns(inputColumns: readonly string[]): string[] {
   const own: string[] = [];
   for (let i = 1; i <= PHONE_COLUMNS; i++) for (const field of PHONE_GROUP) own.push(`phone_${i}${field}`);
-  own.push('confidence', 'status', 'error');
+  own.push('confidence', 'status', 'error', 'truncated', 'people_total');
   const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
   let prefix = '';
   while (own.some((c) => taken.has(`${prefix}${c}`.toLowerCase()))) prefix += COLLISION_PREFIX;
@@ -147,7 +151,8 @@ export function csvHeader(columns: readonly string[]): string {
 
 /**
  * Input columns as uploaded, then the phones of the matches (best person first, each
- * person's phones in order), each beside its person's name and emails; confidence, status, error.
+ * person's phones in order), each beside its person's name and emails; confidence, status, error,
+ * truncated, people_total.
  * Every cell goes through the neutralising encoder (`csvCell`: text a spreadsheet would run
  * as a formula is quoted), the system's E.164 phone numbers through `csvPhoneCell`.
  */
@@ -174,8 +179,11 @@ export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
   }
   for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push('');
   if (entry.kind === 'traced') {
+    const total = entry.row.people_total;
     cells.push(csvCell(results[0]?.confidence), csvCell(entry.row.status), csvCell(entry.row.error));
-  } else cells.push('', 'rejected', csvCell(entry.row.reason));
+    if (entry.row.status === 'pending') cells.push('', '');
+    else cells.push(csvCell(total !== null), csvCell(total));
+  } else cells.push('', 'rejected', csvCell(entry.row.reason), '', '');
   return `${cells.join(',')}\n`;
 }
 
@@ -197,6 +205,8 @@ export function ndjsonLine(entry: ExportRow<NdjsonTracedRow>): string {
   const out: Record<string, unknown> = { row: r.row_number, id: Number(r.id), status: r.status };
   if (r.error) out.error = r.error;
   out.results = r.results;
+  out.truncated = r.people_total !== null;
+  if (r.people_total !== null) out.people_total = r.people_total;
   out.property = property;
   out.created_at = r.created_at.toISOString();
   if (r.completed_at) out.completed_at = r.completed_at.toISOString();

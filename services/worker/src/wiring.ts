@@ -31,7 +31,7 @@ export function wireWorker(
 ): WiredWorker {
   const { db, bus } = deps;
   const logger = deps.logger.child({ scope: 'worker' });
-  const engine = createContactTraceEngine(db);
+  const engine = createContactTraceEngine(db, config.engine);
   const jobs = createWorkerService({ db, bus, engine, logger, config: config.jobs });
   const sweep = createRecoverySweep(db, bus, logger, config.sweep);
   const batches = wireBatchChunks(deps, config, engine);
@@ -58,7 +58,7 @@ export function wireWorker(
 export function wireBatchChunks(
   deps: WorkerWiringDeps,
   config: WorkerProcessConfig,
-  engine: TraceEngine = createContactTraceEngine(deps.db),
+  engine: TraceEngine = createContactTraceEngine(deps.db, config.engine),
 ): WiredWorker {
   const logger = deps.logger.child({ scope: 'worker' });
   let batches: BatchWorker | undefined;
