@@ -12,6 +12,7 @@ import {
   createShutdown,
   loadConfig,
   metricsRegistry,
+  observabilityEnv,
   observabilitySettingsFrom,
   startObservability,
 } from '@skiptrace/runtime';
@@ -21,7 +22,7 @@ import type { BatchWorkerMessage, BatchWorkerRequest } from './batch-worker.ts';
 // The worker's own schema and settings function over the one-process environment: the same
 // worker settings the main process computes (services/standalone/test/settings.test.ts), without
 // loading the other services (the OAuth server, the gateway, the console) into this process.
-const env = loadConfig(workerEnv);
+const env = loadConfig(workerEnv.extend(observabilityEnv));
 const config = workerConfigFrom(env);
 const logger = createLogger({ name: 'skiptrace-batch-worker', level: env.LOG_LEVEL });
 const send = (message: BatchWorkerMessage) => process.send?.(message);
