@@ -33,7 +33,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, openSync } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -241,7 +241,12 @@ try {
   let nodeBatchPids: () => number[] = () => [];
   let newToken: (name: string) => Promise<Record<string, string>>;
   if (engine === 'real') {
-    child = spawn(process.execPath, ['services/standalone/src/main.ts'], {
+    // What `pnpm start` runs (its node flags included), from package.json.
+    const start = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const [command, ...startArgs] = start.split(' ');
+    if (command !== 'node') throw new Error(`package.json start is not a node command: ${start}`);
+    console.log(`system: ${start}`);
+    child = spawn(process.execPath, startArgs, {
       env: {
         ...process.env,
         ...batchEnv,
