@@ -9,10 +9,11 @@
  *
  *   node test/bench/batch.bench.ts [--rows 1000000] [--contacts 1000000] [--batches 1]
  *     [--engine real|fake] [--port 18090] [--probe-rate 20]
- *     [--chunk 500] [--window 8] [--prefetch 2]
+ *     [--chunk 500] [--window 8] [--prefetch 2] [--batch-worker process|inline]
  *
  * --engine real (default): the one-process system (services/standalone: gateway with the
- * batch API, sync worker, chunk worker, dispatcher) as a child process on the local
+ * batch API, sync worker, chunk worker, dispatcher; the chunk worker in a child process of
+ * its own unless --batch-worker inline, SKIPTRACE_BATCH_WORKER) as a child process on the local
  * PostgreSQL, RabbitMQ and Redis; while each batch runs, synchronous POST
  * /property/skiptrace probes go out at --probe-rate per second (open loop) and their
  * p50/p99 is reported. Each batch is submitted by a new API client of its own account,
@@ -24,7 +25,8 @@
  * Before the batches it times the production engine tracing one property at a time right
  * after the import (the lookup p50/p99 of the sync path without HTTP and broker).
  * Prints, per batch and stage (upload, trace, export), the time and the CPU µs per row of
- * each process group (node: the system under test; postgres: this database's backends
+ * each process group (node: the system under test's main process; nodeBatch: its batch
+ * chunk worker process, when it has one; postgres: this database's backends
  * plus the server's checkpointer, background and WAL writers; rabbitmq; bench: this
  * process), the peak RSS of the largest process of each group, and the match rate.
  * A fresh database, vhost and Redis prefix per run, dropped at the end.
@@ -51,7 +53,7 @@ import {
   silentLogger,
   startBatchWorker,
 } from '../../packages/batches/test/bench-system.ts';
-import { pidsOf, sampleProcesses, type PidGroups } from './cpu-time.ts';
+import { descendantsOf, pidsOf, sampleProcesses, type PidGroups } from './cpu-time.ts';
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +66,7 @@ const { values } = parseArgs({
     chunk: { type: 'string', default: '500' },
     window: { type: 'string', default: '8' },
     prefetch: { type: 'string', default: '2' },
+    'batch-worker': { type: 'string', default: 'process' },
   },
 });
 const engine = values.engine;
@@ -234,6 +237,7 @@ try {
     BATCH_PREFETCH: values.prefetch,
   };
   let nodePids: () => number[];
+  let nodeBatchPids: () => number[] = () => [];
   let newToken: (name: string) => Promise<Record<string, string>>;
   if (engine === 'real') {
     child = spawn(process.execPath, ['services/standalone/src/main.ts'], {
@@ -249,6 +253,7 @@ try {
         SKIPTRACE_DEMO_ROWS: '0',
         API_RATE_LIMIT_PER_MINUTE: '100000000',
         LOG_LEVEL: 'warn',
+        SKIPTRACE_BATCH_WORKER: values['batch-worker'],
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -257,6 +262,7 @@ try {
       message: 'system ready',
     });
     nodePids = () => [child!.pid!];
+    nodeBatchPids = () => descendantsOf(child!.pid!);
     const accounts = createAccounts(db);
     newToken = async (name) => {
       // A client of its own creates an account of its own: no reuse across batches.
@@ -305,6 +311,7 @@ try {
 
   const groups: PidGroups = {
     node: () => nodePids(),
+    nodeBatch: () => nodeBatchPids(),
     postgres: async () =>
       (
         await db.query<{ pid: number }>(
@@ -395,6 +402,7 @@ try {
         chunk: Number(values.chunk),
         window: Number(values.window),
         prefetch: Number(values.prefetch),
+        batchWorker: engine === 'real' ? values['batch-worker'] : undefined,
         batches: results,
       },
       null,

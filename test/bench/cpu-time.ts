@@ -32,6 +32,21 @@ export function pidsOf(command: string): number[] {
   }
 }
 
+/** The processes `pid` started (children, grandchildren…), alive now. */
+export function descendantsOf(pid: number): number[] {
+  let children: number[];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
 export type PidGroups = Record<string, () => number[] | Promise<number[]>>;
 export type CpuSnapshot = Record<string, Map<number, number>>;
 

@@ -2,16 +2,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { importContacts } from '@skiptrace/contacts';
 import { createSystem, type System } from '@skiptrace/standalone';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl, type TestDatabase } from '@skiptrace/testing';
 
 // The one-process system honours the services' settings: started with the operator's
-// token, an audience, a token lifetime, a token rate limit, a body limit and a pool size,
-// it behaves as the auth server and the gateway do with the same variables.
+// token, an audience, a token lifetime, a token rate limit, a body limit, a pool size and
+// a household cap, it behaves as the auth server, the gateway and the worker do with the
+// same variables.
 const ADMIN_TOKEN = 'operator-secret-for-registration';
 const AUDIENCE = 'urn:example:settings-test';
 const POOL_MAX = 3;
+const MAX_PEOPLE = 3;
+/** A building without unit numbers where more people live than TRACE_MAX_PEOPLE returns. */
+const HALL = { street_address: '900 College Ave', city: 'Springfield', state: 'IL', zip_code: '62704' };
+const HOME = { street_address: '14 Birch Ln', city: 'Springfield', state: 'IL', zip_code: '62704' };
+const HALL_NAMES = ['Ada', 'Boris', 'Chloe', 'Diego', 'Elif', 'Femi', 'Gus'];
 
 let system: System;
 let base: string;
@@ -34,6 +41,7 @@ beforeAll(async () => {
     AUTH_ACCESS_TOKEN_TTL: '120',
     AUTH_TOKEN_RATE_LIMIT: '4',
     MAX_BODY_BYTES: '2048',
+    TRACE_MAX_PEOPLE: String(MAX_PEOPLE),
   });
   base = await system.start();
   observer = createPostgresDatabase({ url: testDb.url, max: 1 });
@@ -141,6 +149,55 @@ describe('one-process system with the services settings', () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(peak.value).toBeGreaterThan(0);
     expect(peak.value).toBeLessThanOrEqual(POOL_MAX);
+  });
+
+  it('returns at most TRACE_MAX_PEOPLE residents for an address and says how many matched', async () => {
+    const rows = [
+      ...HALL_NAMES.map((first, i) => ({ ...HALL, first_name: first, last_name: `Hall${i}`, i })),
+      { ...HOME, first_name: 'Rosa', last_name: 'Diaz', i: 10 },
+      { ...HOME, first_name: 'Luis', last_name: 'Diaz', i: 11 },
+    ];
+    async function* ndjson() {
+      for (const { i, ...r } of rows)
+        yield `${JSON.stringify({ ...r, phone_1: `+1217555${String(100 + i).padStart(4, '0')}`, phone_1_type: 'mobile' })}\n`;
+    }
+    await importContacts(observer, ndjson(), { format: 'ndjson', source: 'settings test' });
+    const trace = async (property: object) => {
+      const res = await fetch(`${base}/api/v1/property/skiptrace`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(property),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as {
+        id: number;
+        status: string;
+        truncated: boolean;
+        people_total?: number;
+        results: { first_name: string; reasons: string[]; phones: unknown[] }[];
+      };
+    };
+    const hall = await trace(HALL);
+    expect(hall).toMatchObject({ status: 'completed', truncated: true, people_total: HALL_NAMES.length });
+    expect(hall.results).toHaveLength(MAX_PEOPLE);
+    for (const person of hall.results) {
+      expect(HALL_NAMES).toContain(person.first_name);
+      expect(person.reasons.length).toBeGreaterThan(0);
+      expect(person.phones).toHaveLength(1);
+    }
+    // Polling the id answers the same, from the stored row.
+    const again = await fetch(`${base}/api/v1/property/skiptrace/${hall.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await again.json()).toMatchObject({ truncated: true, people_total: HALL_NAMES.length });
+
+    const home = await trace(HOME);
+    expect(home).toMatchObject({ status: 'completed', truncated: false });
+    expect(home).not.toHaveProperty('people_total');
+    expect(home.results.map((r) => r.first_name).sort()).toEqual(['Luis', 'Rosa']);
+    // A named query asks for one person: never truncated.
+    const named = await trace({ ...HALL, first_name: 'Diego', last_name: 'Hall3' });
+    expect(named).toMatchObject({ status: 'completed', truncated: false, results: [{ first_name: 'Diego' }] });
   });
 
   it('answers 429 past AUTH_TOKEN_RATE_LIMIT token requests per client per minute', async () => {

@@ -33,6 +33,7 @@ type PendingRow = PropertyColumns & {
   /** The stored results as JSON text: passed through to the new row unparsed. */
   reuse_results: string | null;
   reuse_error: string | null;
+  reuse_people_total: number | null;
 };
 
 /** What makes two rows "the same lookup" inside a chunk: address and owner name, case-insensitively. */
@@ -56,11 +57,12 @@ export function addressKey(r: PropertyColumns): string {
 // as a scan of all batch_results while they have no statistics).
 const LOAD_PENDING = `
 SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name,
-       u.status AS reuse_status, u.results AS reuse_results, u.error AS reuse_error
+       u.status AS reuse_status, u.results AS reuse_results, u.error AS reuse_error,
+       u.people_total AS reuse_people_total
   FROM properties p
   LEFT JOIN LATERAL (
-    SELECT c.status, c.results, c.error FROM (
-      (SELECT q.status, q.results::text AS results, q.error, q.completed_at FROM properties q
+    SELECT c.status, c.results, c.error, c.people_total FROM (
+      (SELECT q.status, q.results::text AS results, q.error, q.people_total, q.completed_at FROM properties q
         WHERE $5::double precision > 0 AND q.account_id = p.account_id
           AND lower(q.street_address) = lower(p.street_address) AND left(q.zip_code, 5) = left(p.zip_code, 5)
           AND q.status IN ('completed', 'no_match')
@@ -70,7 +72,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
           AND lower(coalesce(q.last_name, '')) = lower(coalesce(p.last_name, ''))
         ORDER BY q.completed_at DESC LIMIT 1)
       UNION ALL
-      (SELECT r.status, r.results::text, r.error, r.completed_at FROM batch_results r
+      (SELECT r.status, r.results::text, r.error, r.people_total, r.completed_at FROM batch_results r
         WHERE $5::double precision > 0 AND r.account_id = p.account_id AND r.trace_key = ${traceKeySql('p')}
           AND r.status IN ('completed', 'no_match')
           AND r.completed_at > now() - make_interval(secs => $5::double precision)
@@ -85,9 +87,11 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // is not), each once; the batch counters grow by what was inserted, in the same statement.
 const STORE_OUTCOMES = `
 WITH stored AS (
-  INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results)
-  SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results::json
-    FROM unnest($5::int[], $6::text[], $7::bool[], $8::text[], $9::text[]) AS u(row_number, status, reused, error, results)
+  INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total)
+  SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results::json,
+         u.people_total
+    FROM unnest($5::int[], $6::text[], $7::bool[], $8::text[], $9::text[], $10::int[])
+      AS u(row_number, status, reused, error, results, people_total)
     JOIN properties p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
   ON CONFLICT DO NOTHING
   RETURNING status, reused
@@ -113,6 +117,8 @@ interface Outcomes {
   reused: boolean[];
   errors: (string | null)[];
   results: string[];
+  /** TraceOutcome.matched (stored as people_total): only when `results` is not everyone who matched. */
+  peopleTotals: (number | null)[];
 }
 
 interface KeyOutcome {
@@ -120,6 +126,7 @@ interface KeyOutcome {
   error: string | null;
   /** JSON text of the results. */
   results: string;
+  peopleTotal: number | null;
   reused: boolean;
 }
 
@@ -139,7 +146,13 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
       rowKeys.push(key);
       if (byKey.has(key)) continue;
       if (row.reuse_status && row.reuse_results !== null) {
-        byKey.set(key, { status: row.reuse_status, error: row.reuse_error, results: row.reuse_results, reused: true });
+        byKey.set(key, {
+          status: row.reuse_status,
+          error: row.reuse_error,
+          results: row.reuse_results,
+          peopleTotal: row.reuse_people_total,
+          reused: true,
+        });
       } else {
         byKey.set(key, undefined);
         toTrace.push({ key, row });
@@ -158,6 +171,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
             status: o.status,
             error: o.error ?? null,
             results: JSON.stringify(o.results),
+            peopleTotal: o.matched ?? null,
             reused: false,
           });
         });
@@ -167,7 +181,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
         failed = 'skip trace failed after repeated errors';
       }
     }
-    const out: Outcomes = { rowNumbers: [], statuses: [], reused: [], errors: [], results: [] };
+    const out: Outcomes = { rowNumbers: [], statuses: [], reused: [], errors: [], results: [], peopleTotals: [] };
     const seen = new Set<string>();
     rows.forEach((row, i) => {
       const key = rowKeys[i]!;
@@ -178,6 +192,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
         out.reused.push(false);
         out.errors.push(failed ?? 'not traced');
         out.results.push('[]');
+        out.peopleTotals.push(null);
         return;
       }
       // Later rows with the key of an earlier row in this chunk reuse its trace.
@@ -187,6 +202,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
       out.reused.push(o.reused || !first);
       out.errors.push(o.error);
       out.results.push(o.results);
+      out.peopleTotals.push(o.peopleTotal);
     });
     return out;
   }
@@ -236,6 +252,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
           outcomes.reused,
           outcomes.errors,
           outcomes.results,
+          outcomes.peopleTotals,
         ],
       );
       return { next: claimed, done: stored[0]?.done, counts: stored[0] };

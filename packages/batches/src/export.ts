@@ -17,6 +17,8 @@ interface CsvTracedRow {
   status: string;
   error: string | null;
   results: TraceResult[];
+  /** How many people matched when `results` is not all of them (truncated), else null. */
+  people_total: number | null;
   input: unknown[] | null;
 }
 
@@ -28,6 +30,7 @@ type NdjsonTracedRow = PropertyColumns & {
   error: string | null;
   /** JSON text. */
   results: string;
+  people_total: number | null;
   created_at: Date;
   completed_at: Date | null;
 };
@@ -47,11 +50,12 @@ export type ExportRow<T> = { kind: 'traced'; row: T } | { kind: 'rejected'; row:
 // JSON text and splices it into the line (no parse and stringify of every row's results).
 const OUTCOME_JOIN = `FROM properties p LEFT JOIN batch_results r
   ON r.batch_id = $4::bigint AND r.row_number = p.row_number AND r.row_number BETWEEN $2 AND $3`;
+const OUTCOME_COLUMNS = `coalesce(r.status, p.status) AS status,
+  CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
+  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total`;
 const TRACED_COLUMNS = {
-  csv: `p.row_number, coalesce(r.status, p.status) AS status, CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
-        coalesce(r.results, p.results::json) AS results, p.input`,
-  ndjson: `p.row_number, p.id, coalesce(r.status, p.status) AS status,
-           CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
+  csv: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results::json) AS results, p.input`,
+  ndjson: `p.row_number, p.id, ${OUTCOME_COLUMNS},
            coalesce(r.results, p.results::json)::text AS results, p.street_address, p.city, p.state, p.zip_code,
            p.first_name, p.last_name, p.created_at, coalesce(r.completed_at, p.completed_at) AS completed_at`,
 } as const;
@@ -136,7 +140,8 @@ export const COLLISION_PREFIX = 'result_';
 
 /**
  * The export's own columns: PHONE_COLUMNS phone groups (number, type, DNC, litigator and the
- * matched person's first name, last name and emails), then confidence, status and error.
+ * matched person's first name, last name and emails), then confidence, status, error,
+ * truncated and people_total (as in the API: more people matched than were returned).
  * If any of them equals an input column (case-insensitively), all of them get the
  * `result_` prefix — repeated until none does — so the header never names a column twice
  * and the export's columns stay recognisable by one shared prefix.
@@ -144,7 +149,7 @@ export const COLLISION_PREFIX = 'result_';
 export function exportColumns(inputColumns: readonly string[]): string[] {
   const own: string[] = [];
   for (let i = 1; i <= PHONE_COLUMNS; i++) for (const field of PHONE_GROUP) own.push(`phone_${i}${field}`);
-  own.push('confidence', 'status', 'error');
+  own.push('confidence', 'status', 'error', 'truncated', 'people_total');
   const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
   let prefix = '';
   while (own.some((c) => taken.has(`${prefix}${c}`.toLowerCase()))) prefix += COLLISION_PREFIX;
@@ -157,7 +162,8 @@ export function csvHeader(columns: readonly string[]): string {
 
 /**
  * Input columns as uploaded, then the phones of the matches (best person first, each
- * person's phones in order), each beside its person's name and emails; confidence, status, error.
+ * person's phones in order), each beside its person's name and emails; confidence, status, error,
+ * truncated, people_total.
  * Every cell goes through the neutralising encoder (`csvCell`: text a spreadsheet would run
  * as a formula is quoted), the system's E.164 phone numbers through `csvPhoneCell`.
  */
@@ -184,8 +190,11 @@ export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
   }
   for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push('');
   if (entry.kind === 'traced') {
+    const total = entry.row.people_total;
     cells.push(csvCell(results[0]?.confidence), csvCell(entry.row.status), csvCell(entry.row.error));
-  } else cells.push('', 'rejected', csvCell(entry.row.reason));
+    if (entry.row.status === 'pending') cells.push('', '');
+    else cells.push(csvCell(total !== null), csvCell(total));
+  } else cells.push('', 'rejected', csvCell(entry.row.reason), '', '');
   return `${cells.join(',')}\n`;
 }
 
@@ -206,9 +215,13 @@ export function ndjsonLine(entry: ExportRow<NdjsonTracedRow>): string {
   if (r.last_name) property.last_name = r.last_name;
   const head: Record<string, unknown> = { row: r.row_number, id: Number(r.id), status: r.status };
   if (r.error) head.error = r.error;
-  const tail: Record<string, unknown> = { property, created_at: r.created_at.toISOString() };
+  const tail: Record<string, unknown> = { truncated: r.people_total !== null };
+  if (r.people_total !== null) tail.people_total = r.people_total;
+  tail.property = property;
+  tail.created_at = r.created_at.toISOString();
   if (r.completed_at) tail.completed_at = r.completed_at.toISOString();
-  // {row, id, status, error?, results, property, created_at, completed_at?}: results spliced as stored.
+  // {row, id, status, error?, results, truncated, people_total?, property, created_at, completed_at?}:
+  // the results spliced in as stored.
   return `${JSON.stringify(head).slice(0, -1)},"results":${r.results},${JSON.stringify(tail).slice(1)}\n`;
 }
 

@@ -12,7 +12,7 @@ import type { Database, Sql } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
 import { createBatchChunkHandler, startBatchWorker, type BatchWorker } from '../src/index.ts';
-import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
+import { buildApp, CROWD, fakeEngine, sampleCsv } from './harness.ts';
 
 export interface BatchSystem {
   db: Database;
@@ -96,12 +96,12 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         'phone_1',
         'phone_1_type',
       ]);
-      expect(header.slice(-3)).toEqual(['confidence', 'status', 'error']);
+      expect(header.slice(-5)).toEqual(['confidence', 'status', 'error', 'truncated', 'people_total']);
       const rows = lines.slice(1).map((l) => l.split(','));
       expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 30 }, (_, i) => `${i + 1} Main St`));
       expect(rows[0]!.slice(6, 10)).toEqual([expect.stringMatching(/^\+1512\d{7}$/), 'mobile', 'false', 'false']);
-      expect(rows[0]!.slice(-3)).toEqual(['0.9', 'completed', '']);
-      expect(rows[9]!.slice(-2)).toEqual(['rejected', 'zip_code: must be a ZIP5 or ZIP+4 code']);
+      expect(rows[0]!.slice(-5)).toEqual(['0.9', 'completed', '', 'false', '']);
+      expect(rows[9]!.slice(-4)).toEqual(['rejected', 'zip_code: must be a ZIP5 or ZIP+4 code', '', '']);
 
       const nd = await request(app).get(`${V1}/${res.body.id}/results`).set('Accept', 'application/x-ndjson');
       const docs = nd.text
@@ -124,6 +124,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         id: docs[0].id,
         status: 'completed',
         results: docs[0].results,
+        truncated: false,
         property: docs[0].property,
         created_at: docs[0].created_at,
         completed_at: docs[0].completed_at,
@@ -172,7 +173,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       const csv = (await request(app).get(`${V1}/${b.body.id}/results`).set('Accept', 'text/csv')).text.split('\n');
       expect(csv[0]!.startsWith('street_address,city,state,zip_code,first_name,phone_1,')).toBe(true);
       expect(csv[3]!.startsWith(',Austin,,,,')).toBe(true);
-      expect(csv[3]!.endsWith(',rejected,street_address: missing; state: missing; zip_code: missing')).toBe(true);
+      expect(csv[3]!.endsWith(',rejected,street_address: missing; state: missing; zip_code: missing,,')).toBe(true);
     });
 
     it('a stored result of the same account is reused within the TTL, not another account’s', async () => {
@@ -188,6 +189,35 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       await finished(other.body.id, 'acct-other');
       expect((await status(other.body.id, 'acct-other')).body.reused).toBe(0);
       expect(engine.traced).toBe(before + 1);
+    });
+
+    it('says when more people matched than a row returns, in both exports and when reused', async () => {
+      const csv = 'street_address,city,state,zip_code\n2 Crowd Hall,Austin,TX,78701\n3 Quiet Ln,Austin,TX,78701\n';
+      const first = await upload(csv, 'text/csv', 'acct-crowd');
+      await finished(first.body.id, 'acct-crowd');
+      const again = await upload(csv, 'text/csv', 'acct-crowd');
+      await finished(again.body.id, 'acct-crowd');
+      expect((await status(again.body.id, 'acct-crowd')).body).toMatchObject({ reused: 2 });
+      for (const id of [first.body.id, again.body.id]) {
+        const lines = (await request(app).get(`${V1}/${id}/results`).set('X-Test-Account', 'acct-crowd')).text
+          .trim()
+          .split('\n')
+          .map((l) => l.split(','));
+        expect(lines.map((l) => l.slice(-3))).toEqual([
+          ['error', 'truncated', 'people_total'],
+          ['', 'true', String(CROWD)],
+          ['', 'false', ''],
+        ]);
+        const docs = (
+          await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-crowd')
+        ).text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+        expect(docs[0]).toMatchObject({ row: 1, truncated: true, people_total: CROWD });
+        expect(docs[1]).toMatchObject({ row: 2, truncated: false });
+        expect(docs[1]).not.toHaveProperty('people_total');
+      }
     });
 
     it('decodes a declared charset, UTF-16 without a BOM and gzip; refuses what it cannot decode or parse', async () => {

@@ -41,7 +41,13 @@ export function buildApp(db: Database, bus: MessageBus, config: Partial<BatchesC
   return app;
 }
 
-/** Street "… NOMATCH …" → no_match; otherwise one owner with two phones derived from the address. */
+/** People who "match" at a street "… CROWD …": more than the engine returns (it returns one). */
+export const CROWD = 12;
+
+/**
+ * Street "… NOMATCH …" → no_match; otherwise one owner with two phones derived from the
+ * address; at a street "… CROWD …" that owner is the best of CROWD who matched (truncated).
+ */
 export function fakeOutcome(p: Property): TraceOutcome {
   if (/nomatch/i.test(p.street_address)) return { status: 'no_match', results: [], error: 'no owner found' };
   const n = [...p.street_address].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 10_000_000, 7);
@@ -57,7 +63,9 @@ export function fakeOutcome(p: Property): TraceOutcome {
     ],
     emails: [],
   };
-  return { status: 'completed', results: [result] };
+  return /crowd/i.test(p.street_address)
+    ? { status: 'completed', results: [result], matched: CROWD }
+    : { status: 'completed', results: [result] };
 }
 
 export interface FakeEngine extends TraceEngine {

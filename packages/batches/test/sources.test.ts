@@ -103,7 +103,7 @@ describe('CSV export lines', () => {
     emails,
   });
 
-  it('keeps the input columns, then five phone groups with their person, confidence, status and error', () => {
+  it('keeps the input columns, then five phone groups with their person, confidence, status, error, truncated, total', () => {
     const header = csvHeader(['Address', 'Zip']).trim().split(',');
     expect(header.slice(0, 9)).toEqual([
       'Address',
@@ -116,13 +116,13 @@ describe('CSV export lines', () => {
       'phone_1_last_name',
       'phone_1_emails',
     ]);
-    expect(header.slice(-4)).toEqual(['phone_5_emails', 'confidence', 'status', 'error']);
-    expect(header).toHaveLength(2 + 35 + 3);
+    expect(header.slice(-6)).toEqual(['phone_5_emails', 'confidence', 'status', 'error', 'truncated', 'people_total']);
+    expect(header).toHaveLength(2 + 35 + 5);
     const line = csvLine(
       { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
       2,
     );
-    expect(line).toBe(`"1 ""A""",x,${','.repeat(35)},rejected,"zip_code: bad, really"\n`);
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(35)},rejected,"zip_code: bad, really",,\n`);
   });
 
   it('puts each phone beside its own person, best person first, at most five', () => {
@@ -131,11 +131,14 @@ describe('CSV export lines', () => {
       person('John', ['+15125550103', '+15125550104', '+15125550105', '+15125550109']),
     ];
     const line = csvLine(
-      { kind: 'traced', row: { row_number: 1, status: 'completed', error: null, results, input: ['1 Main St'] } },
+      {
+        kind: 'traced',
+        row: { row_number: 1, status: 'completed', error: null, results, people_total: null, input: ['1 Main St'] },
+      },
       1,
     );
     const cells = line.trim().split(',');
-    expect(cells).toHaveLength(1 + 35 + 3);
+    expect(cells).toHaveLength(1 + 35 + 5);
     expect(cells.slice(1, 8)).toEqual([
       '+15125550101',
       'mobile',
@@ -148,7 +151,21 @@ describe('CSV export lines', () => {
     expect(cells.slice(15, 22)).toEqual(['+15125550103', 'mobile', 'false', 'false', 'John', 'Roe', '']);
     expect(cells.slice(29, 36)).toEqual(['+15125550105', 'mobile', 'false', 'false', 'John', 'Roe', '']);
     expect(line).not.toContain('+15125550109');
-    expect(cells.slice(-3)).toEqual(['0.9', 'completed', '']);
+    expect(cells.slice(-5)).toEqual(['0.9', 'completed', '', 'false', '']);
+  });
+
+  it('says when more people matched than were returned (truncated, people_total)', () => {
+    const results = [person('Jane', ['+15125550101'])];
+    const row = { row_number: 1, status: 'completed', error: null, results, people_total: 14, input: ['1 Main St'] };
+    expect(csvLine({ kind: 'traced', row }, 1).trim().split(',').slice(-5)).toEqual([
+      '0.9',
+      'completed',
+      '',
+      'true',
+      '14',
+    ]);
+    const pending = { ...row, status: 'pending', results: [], people_total: null };
+    expect(csvLine({ kind: 'traced', row: pending }, 1).split(',').slice(-5)).toEqual(['', 'pending', '', '', '\n']);
   });
 
   it("never repeats a caller's column: the export's columns take a shared prefix instead", () => {
@@ -161,10 +178,16 @@ describe('CSV export lines', () => {
       'result_phone_1',
       'result_phone_1_type',
     ]);
-    expect(header.slice(-3)).toEqual(['result_confidence', 'result_status', 'result_error']);
+    expect(header.slice(-5)).toEqual([
+      'result_confidence',
+      'result_status',
+      'result_error',
+      'result_truncated',
+      'result_people_total',
+    ]);
     // A caller who already has prefixed columns gets the prefix twice.
     const twice = exportColumns(['phone_1', 'result_error']);
     expect(twice[0]).toBe('result_result_phone_1');
-    expect(exportColumns(['Address']).at(-1)).toBe('error');
+    expect(exportColumns(['Address']).at(-1)).toBe('people_total');
   });
 });

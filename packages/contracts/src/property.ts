@@ -75,6 +75,23 @@ export const PropertyResponse = z
     status: z.enum(TRACE_STATUSES),
     error: z.string().optional().describe('When skip tracing was unsuccessful, the reason'),
     results: z.array(TraceResult).describe('People found at the property, best match first'),
+    truncated: z
+      .boolean()
+      .default(false)
+      .describe(
+        'True when `results` is not everyone who matched: more people matched than the cap ' +
+          '(TRACE_MAX_PEOPLE, default 10), or the address holds more stored contacts than one ' +
+          'query compares (200, so some were never compared). `people_total` then says how many matched.',
+      ),
+    people_total: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Only when `truncated`: how many people matched at the property in all (a lower bound when ' +
+          'the address holds more than 200 stored contacts); `results` holds the best of them.',
+      ),
     property: Property.optional(),
     created_at: z.string().describe('ISO 8601'),
     completed_at: z.string().optional().describe('ISO 8601'),

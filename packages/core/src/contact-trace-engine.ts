@@ -1,5 +1,11 @@
 import type { Property, TraceResult } from '@skiptrace/contracts';
-import { findCandidates, loadContactDetails, type CandidateLimits, type ContactCandidate } from '@skiptrace/contacts';
+import {
+  CANDIDATE_LIMITS,
+  findCandidates,
+  loadContactDetails,
+  type CandidateLimits,
+  type ContactCandidate,
+} from '@skiptrace/contacts';
 import { blockingKeys, buildMatchQuery, rankCandidates, type RankedCandidate } from '@skiptrace/matching';
 import type { Sql } from '@skiptrace/storage';
 import type { TraceEngine, TraceOutcome } from './trace-engine.ts';
@@ -9,9 +15,9 @@ export const DEFAULT_MAX_PEOPLE = 10;
 
 export interface ContactTraceEngineOptions {
   /**
-   * Most people returned for one property (default 10). An address-only query returns
-   * every adult on file there who matches; when more match, the best `maxPeople` are
-   * returned and the outcome's `matched` says how many there were.
+   * Most people returned for one property (default 10; the worker's TRACE_MAX_PEOPLE). An
+   * address-only query returns every adult on file there who matches; when more match, the
+   * best `maxPeople` are returned and the outcome says how many matched (`matched`).
    */
   maxPeople?: number;
   /** Candidates read per query and block (default CANDIDATE_LIMITS of @skiptrace/contacts). */
@@ -30,6 +36,12 @@ type Ranked = RankedCandidate<{
   c: ContactCandidate;
 }>;
 
+function countAt(candidates: ContactCandidate[], addressKey: string): number {
+  let n = 0;
+  for (const c of candidates) if (c.addressKey === addressKey) n++;
+  return n;
+}
+
 /**
  * The production trace engine: standardises each address, finds the contacts stored at or
  * near it by the blocking keys (one query for the whole batch), scores them against the
@@ -38,13 +50,12 @@ type Ranked = RankedCandidate<{
  */
 export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOptions = {}): TraceEngine {
   const maxPeople = options.maxPeople ?? DEFAULT_MAX_PEOPLE;
+  if (!Number.isInteger(maxPeople) || maxPeople < 1) throw new RangeError(`maxPeople must be a positive integer`);
+  const addressLimit = (options.candidateLimits ?? CANDIDATE_LIMITS).address;
   async function traceMany(properties: Property[]): Promise<TraceOutcome[]> {
     const queries = properties.map((p) => buildMatchQuery(p));
-    const found = await findCandidates(
-      db,
-      queries.map((q) => blockingKeys(q.address)),
-      options.candidateLimits,
-    );
+    const keys = queries.map((q) => blockingKeys(q.address));
+    const found = await findCandidates(db, keys, options.candidateLimits);
     const ranked: Ranked[][] = queries.map((query, i) =>
       rankCandidates(
         query,
@@ -61,9 +72,15 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const chosen = ranked.flatMap((list) => list.slice(0, maxPeople).map((r) => r.candidate.c));
     const details = chosen.length === 0 ? new Map() : await loadContactDetails(db, chosen);
     return ranked.map((list, i): TraceOutcome => {
+      const candidates = found[i] as ContactCandidate[];
+      // The address block came back full: the address holds at least as many contacts as
+      // were read, and the people not read were not compared (docs/matching.md §5).
+      const blockFull = countAt(candidates, keys[i]!.addressKey) >= addressLimit;
       if (list.length === 0) {
-        const nearby = (found[i] as ContactCandidate[]).length > 0;
-        return { status: 'no_match', results: [], error: nearby ? NO_NAME : NO_ADDRESS };
+        const error = candidates.length > 0 ? NO_NAME : NO_ADDRESS;
+        return blockFull
+          ? { status: 'no_match', results: [], error, matched: 0 }
+          : { status: 'no_match', results: [], error };
       }
       const results: TraceResult[] = [];
       for (const { candidate, confidence, reasons } of list.slice(0, maxPeople)) {
@@ -80,7 +97,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
         });
       }
       if (results.length === 0) return { status: 'no_match', results: [], error: NO_ADDRESS };
-      return list.length > maxPeople
+      return list.length > maxPeople || blockFull
         ? { status: 'completed', results, matched: list.length }
         : { status: 'completed', results };
     });

@@ -16,12 +16,14 @@ export interface PropertyRow {
   status: PropertyResponse['status'];
   error: string | null;
   results: TraceResult[];
+  /** How many people matched when `results` is not all of them (the response's `truncated`), else null. */
+  people_total: number | null;
   created_at: Date;
   completed_at: Date | null;
 }
 
 const COLUMNS =
-  'id, account_id, street_address, city, state, zip_code, first_name, last_name, batch_id, status, error, results, created_at, completed_at';
+  'id, account_id, street_address, city, state, zip_code, first_name, last_name, batch_id, status, error, results, people_total, created_at, completed_at';
 
 /**
  * A property as the API shows it. A batch row's outcome lives in `batch_results` (written
@@ -31,14 +33,15 @@ const COLUMNS =
 const SELECT_PROPERTIES = `SELECT p.id, p.account_id, p.street_address, p.city, p.state, p.zip_code, p.first_name,
   p.last_name, p.batch_id, coalesce(r.status, p.status) AS status,
   CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
-  coalesce(r.results::jsonb, p.results) AS results, p.created_at,
+  coalesce(r.results::jsonb, p.results) AS results,
+  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total, p.created_at,
   coalesce(r.completed_at, p.completed_at) AS completed_at
   FROM properties p
   LEFT JOIN batch_results r ON r.batch_id = p.batch_id::bigint AND r.row_number = p.row_number`;
 
 /** COLUMNS but the outcome ones, qualified by the alias `p`, for the completing UPDATE. */
 const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
-  .filter((c) => !['status', 'error', 'results'].includes(c))
+  .filter((c) => !['status', 'error', 'results', 'people_total'].includes(c))
   .map((c) => `p.${c}`)
   .join(', ');
 
@@ -62,9 +65,11 @@ export function toResponse(row: PropertyRow): PropertyResponse {
     id: Number(row.id),
     status: row.status,
     results: row.results,
+    truncated: row.people_total !== null,
     property: propertyOf(row),
     created_at: iso(row.created_at),
   };
+  if (row.people_total !== null) out.people_total = row.people_total;
   if (row.error) out.error = row.error;
   if (row.completed_at) out.completed_at = iso(row.completed_at);
   return out;
@@ -166,6 +171,8 @@ export type StoredOutcome = {
   status: Exclude<PropertyResponse['status'], 'pending'>;
   results: TraceResult[];
   error?: string;
+  /** TraceOutcome.matched: present only when `results` is not everyone who matched. */
+  matched?: number;
 };
 
 /**
@@ -179,9 +186,10 @@ export async function completeProperties(
 ): Promise<(PropertyRow | undefined)[]> {
   // The outcome columns just written are not read back: the caller has them, and the
   // results document is most of a row's bytes (jsonb to text, then JSON.parse again).
-  const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error'>>(
-    `UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error, completed_at = now()
-     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, status, results, error)
+  const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error' | 'people_total'>>(
+    `UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error,
+       people_total = u.people_total, completed_at = now()
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[]) AS u(id, status, results, error, people_total)
      WHERE p.id = u.id AND p.status = 'pending'
      RETURNING ${UNCHANGED_ALIASED_COLUMNS}`,
     [
@@ -189,16 +197,17 @@ export async function completeProperties(
       items.map((i) => i.outcome.status),
       items.map((i) => JSON.stringify(i.outcome.results)),
       items.map((i) => i.outcome.error ?? null),
+      items.map((i) => i.outcome.matched ?? null),
     ],
   );
   const outcomes = new Map(items.map((i) => [i.id, i.outcome]));
   const now = Date.now();
   const byId = new Map<string, PropertyRow>(
     rows.map((row) => {
-      const { status, results, error = null } = outcomes.get(row.id)!;
+      const { status, results, error = null, matched } = outcomes.get(row.id)!;
       // Counted here, where a result is stored once: a redelivery changes no row.
       recordTrace(status, (now - new Date(row.created_at).getTime()) / 1000);
-      return [row.id, { ...row, status, results, error }];
+      return [row.id, { ...row, status, results, error, people_total: matched ?? null }];
     }),
   );
   const missing = items.filter((i) => !byId.has(i.id)).map((i) => i.id);

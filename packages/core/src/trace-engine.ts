@@ -5,7 +5,13 @@ export interface TraceOutcome {
   results: TraceResult[];
   /** Why nothing matched (no_match), in words a caller can act on. */
   error?: string;
-  /** How many people matched when more did than `results` holds (the engine's cap). */
+  /**
+   * Present only when `results` may not be everyone who matched (the response's
+   * `truncated`): more people matched than the engine's cap (`maxPeople`), or the address
+   * held more contacts than its candidate block reads (CANDIDATE_LIMITS.address), so some
+   * were never compared. It is how many matched among those compared (a lower bound when
+   * the block was full).
+   */
   matched?: number;
 }
 

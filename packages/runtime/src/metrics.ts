@@ -6,7 +6,16 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import { ApiError } from './api-error.ts';
 
 export const metricsRegistry = new Registry();
@@ -147,6 +156,29 @@ export function setBatchCountsSource(source: () => Promise<Record<string, number
   batchCounts = source;
 }
 
+/** A process's series as metricsRegistry.getMetricsAsJSON() gives them (what a peer sends over IPC). */
+export type MetricsSnapshot = MetricObjectWithValues<MetricValue<string>>[];
+/** Another process's series (e.g. the one-process system's batch worker child). */
+export type MetricsPeer = () => Promise<MetricsSnapshot>;
+const peers = new Set<MetricsPeer>();
+
+/**
+ * Serves a peer process's series on this process's GET /metrics, summed with this process's
+ * own (counters and histograms add up; the default process_* series describe both processes
+ * together). Returns a remover.
+ */
+export function addMetricsPeer(peer: MetricsPeer): () => void {
+  peers.add(peer);
+  return () => void peers.delete(peer);
+}
+
+async function exposition(): Promise<string> {
+  if (peers.size === 0) return metricsRegistry.metrics();
+  const own = await metricsRegistry.getMetricsAsJSON();
+  const others = await Promise.all([...peers].map((peer) => peer().catch(() => [])));
+  return AggregatorRegistry.aggregate([own, ...others.filter((m) => m.length > 0)]).metrics();
+}
+
 export const metricsEnabled = (): boolean => enabled;
 
 export interface HttpLabels {
@@ -184,7 +216,7 @@ export function metricsRouter({ token }: MetricsRouterOptions = {}): Router {
         return void res.status(err.status).set(err.headers).json(err.body());
       }
     }
-    res.set('Content-Type', metricsRegistry.contentType).send(await metricsRegistry.metrics());
+    res.set('Content-Type', metricsRegistry.contentType).send(await exposition());
   });
   return router;
 }

@@ -16,6 +16,9 @@ CREATE TABLE IF NOT EXISTS batch_results (
   -- Answered from an earlier result (of this batch or a recent one) instead of traced.
   reused        BOOLEAN     NOT NULL DEFAULT false,
   error         TEXT,
+  -- As properties.people_total (migration 031): how many people matched when `results` is
+  -- not all of them, NULL when it is.
+  people_total  INTEGER,
   -- The PropertyResponse results; json (stored as sent), never queried inside.
   results       JSON        NOT NULL,
   completed_at  TIMESTAMPTZ NOT NULL DEFAULT now(),

@@ -72,6 +72,8 @@ beforeAll(async () => {
     PORT: String(port),
     SKIPTRACE_DATA_DIR: dataDir,
     SKIPTRACE_DEMO_ROWS: '300',
+    // One person per answer: an address-only trace of a household then shows the cap notice.
+    TRACE_MAX_PEOPLE: '1',
     LOG_LEVEL: 'silent',
   });
   base = await system.start();
@@ -193,6 +195,26 @@ describe('web console', () => {
       'Litigator',
     ]);
     await shot('trace');
+    expect(await seriousViolations()).toEqual([]);
+  }, 30_000);
+
+  it('says so when more people match at an address than the cap returns', async () => {
+    const rows = [...generateContacts({ rows: 300, seed: 42 })];
+    const key = (r: (typeof rows)[number]) => `${r.street_address}|${r.zip_code}`;
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
+    const home = rows.find((r) => counts.get(key(r))! >= 2)!;
+    await page.getByRole('link', { name: 'Trace one property' }).click();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Street address').fill(home.street_address);
+    await page.getByLabel('City', { exact: true }).fill(home.city);
+    await page.getByLabel('State', { exact: true }).fill(home.state);
+    await page.getByLabel('ZIP code').fill(home.zip_code);
+    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    const notice = page.getByRole('note', { name: 'Not everyone shown' });
+    await notice.waitFor();
+    await expect(notice.innerText()).resolves.toMatch(/^\d+ people match at this address; the best 1 are shown/);
+    await expect(page.getByRole('article').count()).resolves.toBe(1);
     expect(await seriousViolations()).toEqual([]);
   }, 30_000);
 

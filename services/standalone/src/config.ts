@@ -22,6 +22,12 @@ export const standaloneOwnEnv = {
     .describe(
       'let webhook endpoints point at private and loopback addresses (SSRF guard off); default true in the one-process mode (demos)',
     ),
+  SKIPTRACE_BATCH_WORKER: z
+    .enum(['process', 'inline'])
+    .default('process')
+    .describe(
+      'one-process mode: where batch chunks are traced. `process`: a child process of its own (own event loop and database pool, so a running batch does not delay synchronous requests; needs DATABASE_URL and AMQP_URL, else inline); `inline`: in the main process',
+    ),
 };
 
 /**
@@ -47,6 +53,11 @@ export interface StandaloneConfig {
   dispatcher: WebhookConfig;
   /** Demo contacts generated on first start. */
   demoRows: number;
+  /**
+   * Where the batch chunk worker runs: a child process (the default; the system falls back
+   * to inline on the embedded store or bus, which live in this process) or this event loop.
+   */
+  batchWorker: 'process' | 'inline';
 }
 
 /**
@@ -71,5 +82,6 @@ export function standaloneConfigFrom(env: StandaloneEnv): StandaloneConfig {
     worker: workerConfigFrom(env),
     dispatcher: webhookConfigFrom(env),
     demoRows: env.SKIPTRACE_DEMO_ROWS,
+    batchWorker: env.SKIPTRACE_BATCH_WORKER,
   };
 }

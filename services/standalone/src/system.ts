@@ -19,6 +19,7 @@ import {
 } from '@skiptrace/runtime';
 import { wireWorker } from '@skiptrace/worker';
 import express from 'express';
+import { createBatchWorkerProcess, type BatchWorkerProcess } from './batch-worker.ts';
 import { standaloneConfigFrom, standaloneEnv, type StandaloneConfig } from './config.ts';
 import { loadDemoData } from './demo.ts';
 
@@ -31,6 +32,8 @@ export interface System {
   /** Ordered shutdown: stop intake, drain, close connections. Idempotent. */
   stop(reason?: string): Promise<void>;
   logger: Logger;
+  /** The batch chunk worker's child process (SKIPTRACE_BATCH_WORKER=process), once started. */
+  batchWorker?: BatchWorkerProcess;
 }
 
 /**
@@ -56,7 +59,12 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   const auth = await wireAuth({ db, kv, logger: log }, config.auth);
   shutdown.add('auth', () => auth.close());
   const dispatcher = wireDispatcher({ db, bus, kv, logger: log }, config.dispatcher);
-  const worker = wireWorker({ db, bus, logger: log }, config.worker);
+  // The chunk worker in a child process needs a store and a broker other processes can
+  // reach; on the embedded ones (PGlite, the in-process bus) it runs here.
+  const batchProcess = config.batchWorker === 'process' && Boolean(env.DATABASE_URL && env.AMQP_URL);
+  if (config.batchWorker === 'process' && !batchProcess)
+    log.info('batch chunks are traced in this process: the embedded store and bus are not shared with a child process');
+  const worker = wireWorker({ db, bus, logger: log }, config.worker, { batchChunks: !batchProcess });
   const gateway = await wireGateway(
     {
       db,
@@ -77,7 +85,7 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   app.use(auth.app);
   finishApp(app, gateway, auth.app);
 
-  return {
+  const system: System = {
     app,
     config,
     logger: log,
@@ -86,8 +94,15 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
       // Consumers first: both buses drop messages published to a queue nobody declared yet.
       await worker.start();
       await dispatcher.start();
+      if (batchProcess) {
+        // Forked after db.migrate() above: the child finds the schema in place.
+        const child = createBatchWorkerProcess({ env: envInput, logger: log });
+        system.batchWorker = child;
+        await child.start();
+      }
       shutdown.add('consumers', async () => {
         await worker.stop();
+        await system.batchWorker?.stop();
         await dispatcher.stop();
       });
       const port = await listen(app, env.PORT, { shutdown, health, logger: log });
@@ -95,4 +110,5 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     },
     stop: (reason = 'stop') => shutdown.run(reason),
   };
+  return system;
 }

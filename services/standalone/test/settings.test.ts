@@ -77,6 +77,7 @@ const CASES: Record<string, string> = {
   AUTH_CONSOLE_URL: 'https://console.example.com/console',
   WORKER_PREFETCH: '8',
   WORKER_MAX_ATTEMPTS: '2',
+  TRACE_MAX_PEOPLE: '3',
   RECOVERY_STALE_AFTER_MS: '5000',
   RECOVERY_INTERVAL_MS: '1000',
   BATCH_PREFETCH: '4',
@@ -87,6 +88,7 @@ const CASES: Record<string, string> = {
   BATCH_ABANDONED_UPLOAD_MS: '60000',
   BATCH_MAX_CHUNK_DISPATCHES: '2',
   SKIPTRACE_DEMO_ROWS: '0',
+  SKIPTRACE_BATCH_WORKER: 'inline',
 };
 
 /**

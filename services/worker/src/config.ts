@@ -17,6 +17,12 @@ export const workerEnv = z.object({
     .max(50)
     .default(5)
     .describe('deliveries of a failing job before it is marked failed and dead-lettered to `<queue>.dlq`'),
+  TRACE_MAX_PEOPLE: envInt(1)
+    .max(100)
+    .default(10)
+    .describe(
+      'most people one skip trace returns (an address-only query returns the household ranked); when more match, the response says `truncated` and `people_total`',
+    ),
   RECOVERY_STALE_AFTER_MS: envInt(1000)
     .default(60_000)
     .describe('recovery sweep: a synchronous request still pending this long is published again, ms'),
@@ -33,6 +39,8 @@ export const workerProcessEnv = workerEnv.extend({
 
 export interface WorkerProcessConfig {
   jobs: WorkerConfig;
+  /** The trace engine's options (createContactTraceEngine). */
+  engine: { maxPeople: number };
   sweep: { intervalMs: number; staleAfterMs: number; batchSize: number };
   batches: BatchWorkerConfig;
 }
@@ -44,6 +52,7 @@ const SWEEP_BATCH = 500;
 export function workerConfigFrom(env: WorkerEnv): WorkerProcessConfig {
   return {
     jobs: { prefetch: env.WORKER_PREFETCH, maxAttempts: env.WORKER_MAX_ATTEMPTS },
+    engine: { maxPeople: env.TRACE_MAX_PEOPLE },
     sweep: { intervalMs: env.RECOVERY_INTERVAL_MS, staleAfterMs: env.RECOVERY_STALE_AFTER_MS, batchSize: SWEEP_BATCH },
     batches: batchWorkerConfigFrom(env),
   };

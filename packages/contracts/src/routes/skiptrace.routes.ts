@@ -16,6 +16,7 @@ const example = {
       emails: ['maria.garcia@example.com'],
     },
   ],
+  truncated: false,
   property: { street_address: '1200 Barton Springs Rd', city: 'Austin', state: 'TX', zip_code: '78704' },
   created_at: '2026-01-05T14:03:11.000Z',
   completed_at: '2026-01-05T14:03:11.120Z',

@@ -21,6 +21,14 @@ export function TraceResultView({ result }: { result: PropertyResponse }) {
         <p className="muted">Still running — the result appears here when it is ready.</p>
       )}
       {result.status === 'no_match' && <Empty>No owner found at this address.</Empty>}
+      {result.truncated && (
+        <p className="notice warn" role="note" aria-label="Not everyone shown">
+          {result.results.length > 0
+            ? `${result.people_total ?? 'More'} people match at this address; the best ${result.results.length} are shown. `
+            : 'This address holds more contacts than one trace compares, so not everyone there was compared. '}
+          Group quarters and large buildings without unit numbers reach the cap; add a name or a unit to narrow it.
+        </p>
+      )}
       {result.results.map((person, i) => (
         <article className="person" key={i} aria-label={`${person.first_name} ${person.last_name}`}>
           <header>

@@ -1,0 +1,64 @@
+// The one-process system's batch chunk worker in a child process of its own
+// (SKIPTRACE_BATCH_WORKER=process, forked by batch-worker.ts): it consumes the chunk jobs and
+// runs the batch sweep on an event loop, heap and database pool of its own, so a running
+// batch neither delays the synchronous path of the main process nor adds its garbage to it.
+// It reads the same environment as the main process. It stops on SIGTERM from the main
+// process or when the main process is gone (the IPC channel closes); SIGINT from a terminal
+// is left to the main process, which stops this one in its ordered shutdown.
+import { openBus, openDatabase } from '@skiptrace/adapters';
+import {
+  createHealth,
+  createLogger,
+  createShutdown,
+  loadConfig,
+  metricsRegistry,
+  observabilityEnvSchema,
+  setMetricsEnabled,
+  startTracing,
+} from '@skiptrace/runtime';
+import { wireBatchChunks } from '@skiptrace/worker';
+import type { BatchWorkerMessage, BatchWorkerRequest } from './batch-worker.ts';
+import { standaloneConfigFrom, standaloneEnv } from './config.ts';
+
+const env = loadConfig(standaloneEnv);
+const config = standaloneConfigFrom(env);
+const logger = createLogger({ name: 'skiptrace-batch-worker', level: env.LOG_LEVEL });
+const send = (message: BatchWorkerMessage) => process.send?.(message);
+const observability = loadConfig(observabilityEnvSchema);
+setMetricsEnabled(observability.METRICS_ENABLED);
+const tracing = await startTracing(observability, 'skiptrace-batch-worker', logger);
+const shutdown = createShutdown(logger);
+shutdown.add('tracing', () => tracing.shutdown());
+const adapters = { logger, shutdown, health: createHealth({}) };
+const db = await openDatabase(env, adapters);
+const bus = await openBus(env, adapters);
+const chunks = wireBatchChunks({ db, bus, logger }, config.worker);
+await chunks.start();
+shutdown.add('batch chunks', () => chunks.stop());
+
+let stopping = false;
+const stop = (reason: string) => {
+  if (stopping) return;
+  stopping = true;
+  shutdown.run(reason).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      logger.fatal({ err }, 'batch worker shutdown failed');
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => undefined);
+process.on('disconnect', () => stop('main process gone'));
+process.on('message', (request: BatchWorkerRequest) => {
+  if (request?.type !== 'metrics') return;
+  metricsRegistry.getMetricsAsJSON().then(
+    (metrics) => send({ type: 'metrics', id: request.id, metrics }),
+    (err: unknown) => {
+      logger.warn({ err }, 'batch worker metrics failed');
+      send({ type: 'metrics', id: request.id, metrics: [] });
+    },
+  );
+});
+send({ type: 'ready' });
