@@ -48,7 +48,7 @@ import {
   buildApp,
   createContactTraceEngine,
   createPostgresDatabase,
-  createRabbitBus,
+  createBus,
   fakeEngine,
   silentLogger,
   startBatchWorker,
@@ -284,7 +284,7 @@ try {
       return { authorization: `Bearer ${token}` };
     };
   } else {
-    const bus = await createRabbitBus({ url: vhost.url });
+    const bus = await createBus({ amqpUrl: vhost.url });
     const worker = await startBatchWorker({
       db,
       bus,

@@ -7,13 +7,12 @@
  * Redelivery is harmless: a row that has a result is neither loaded nor inserted again
  * (ON CONFLICT DO NOTHING on its (batch_id, row_number)), and the counters count only inserts.
  */
-import { parseMessage, QUEUES } from '@skiptrace/contracts';
 import { propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
-import type { Consumer, Delivery, Handler, MessageBus } from '@skiptrace/messaging';
+import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { BatchWorkerConfig } from './config.ts';
-import { claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
+import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
 import { lockBatch, pendingSql, traceKeySql } from './results.ts';
 
 export interface BatchChunkHandlerDeps {
@@ -130,7 +129,7 @@ interface KeyOutcome {
   reused: boolean;
 }
 
-export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
+export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
   const { db, bus, engine, logger } = deps;
   const maxAttempts = deps.config?.maxAttempts ?? 5;
   const reuseTtlSeconds = deps.config?.reuseTtlSeconds ?? 86_400;
@@ -207,8 +206,8 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
     return out;
   }
 
-  return async function handleBatchChunk(delivery: Delivery) {
-    const job = parseMessage('job.batch.chunk', delivery.payload);
+  return async function handleBatchChunk(delivery: BusDelivery<typeof CHUNK_QUEUE>): Promise<void> {
+    const job = delivery.payload;
     const { rows: batches } = await db.query<{ status: string; account_id: string }>(
       `SELECT status, account_id FROM batches WHERE id = $1`,
       [job.batchId],
@@ -265,7 +264,6 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
     // The counters this chunk stored say whether the batch is finished; a delivery that stored
     // nothing (a redelivery after a crash, say) checks, in case the completion was interrupted.
     if (done !== false) await completeIfDone(db, bus, job.batchId);
-    return undefined;
   };
 }
 
@@ -275,8 +273,6 @@ export interface BatchWorkerDeps {
   engine: TraceEngine;
   logger: Logger;
   config?: Partial<BatchWorkerConfig>;
-  /** Queue to consume; defaults to QUEUES.batchChunks.name (tests isolate with their own). */
-  queue?: string;
 }
 
 export interface BatchWorker {
@@ -291,16 +287,11 @@ export async function startBatchWorker(deps: BatchWorkerDeps): Promise<BatchWork
   const config = BatchWorkerConfig.parse(deps.config ?? {});
   const handler = createBatchChunkHandler({ ...deps, config });
   const consumer: Consumer = await deps.bus.consume(
-    {
-      queue: deps.queue ?? QUEUES.batchChunks.name,
-      topics: [...QUEUES.batchChunks.topics],
-      prefetch: config.prefetch,
-      maxAttempts: config.maxAttempts,
-    },
+    CHUNK_QUEUE,
+    { prefetch: config.prefetch, maxAttempts: config.maxAttempts },
     handler,
   );
-  const sweep = () =>
-    sweepBatches(deps.db, deps.bus, { ...config, queue: deps.queue }, deps.logger.child({ scope: 'batch-sweep' }));
+  const sweep = () => sweepBatches(deps.db, deps.bus, config, deps.logger.child({ scope: 'batch-sweep' }));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   if (config.sweepIntervalMs > 0) {

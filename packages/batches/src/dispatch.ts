@@ -8,8 +8,7 @@
  * (crash between commit and publish, broker restart) is published again by the sweep.
  */
 import type { BatchSummary } from '@skiptrace/contracts';
-import { parseMessage, QUEUES, type Message } from '@skiptrace/contracts';
-import { publishMessage } from '@skiptrace/core';
+import { MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
@@ -55,6 +54,9 @@ export async function claimChunks(sql: Sql, batchId: string, limit: number): Pro
   return rows.map((r) => ({ fromRow: r.from_row, toRow: r.to_row })).sort((a, b) => a.fromRow - b.fromRow);
 }
 
+/** The queue of chunk jobs (the catalogue's, for job.batch.chunk). */
+export const CHUNK_QUEUE = MESSAGES['job.batch.chunk'].queue;
+
 export async function publishChunks(
   bus: MessageBus,
   accountId: string,
@@ -63,11 +65,10 @@ export async function publishChunks(
 ): Promise<void> {
   await Promise.all(
     chunks.map((c) =>
-      publishMessage(
-        bus,
+      bus.publish(
         'job.batch.chunk',
         { batchId, accountId, fromRow: c.fromRow, toRow: c.toRow },
-        chunkMessageId(batchId, c.fromRow),
+        { messageId: chunkMessageId(batchId, c.fromRow) },
       ),
     ),
   );
@@ -144,8 +145,6 @@ export interface SweepOptions {
   abandonedUploadMs: number;
   /** Dispatches of one chunk (first publish included) before its batch is failed. */
   maxChunkDispatches: number;
-  /** The chunk queue, whose depth tells a backlog from lost jobs. Default skiptrace.batch-chunks. */
-  queue?: string;
   /** Most chunks republished per sweep. Default 1000. */
   limit?: number;
 }
@@ -214,7 +213,8 @@ export async function sweepBatches(
   logger?: Logger,
 ): Promise<SweepReport> {
   const report: SweepReport = { republished: 0, failed: 0, completed: 0, abandoned: 0 };
-  const backlog = (await bus.depth(options.queue ?? QUEUES.batchChunks.name)) > 0;
+  // The chunk queue's depth tells a backlog from lost jobs.
+  const backlog = (await bus.depth(CHUNK_QUEUE)) > 0;
   if (!backlog) {
     const { rows: stuck } = await db.query<{ batch_id: string; dispatches: number }>(
       `SELECT c.batch_id, max(c.dispatches)::int AS dispatches FROM batch_chunks c JOIN batches b ON b.id = c.batch_id
@@ -271,10 +271,7 @@ async function announceBatchEnd(
   data: Message<'event.batch.completed'>['data'],
 ): Promise<void> {
   const event: Message<'event.batch.completed'> = { accountId, occurredAt: completedAt.toISOString(), data };
-  await publishMessage(
-    bus,
-    'event.batch.completed',
-    parseMessage('event.batch.completed', event),
-    `batch.completed:${batchId}`,
-  );
+  await bus.publish('event.batch.completed', parseMessage('event.batch.completed', event), {
+    messageId: `batch.completed:${batchId}`,
+  });
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createRabbitBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import {
@@ -22,7 +22,7 @@ async function openReal(prefix: string) {
   const vhost = await createTestVhost(prefix);
   const db = createPostgresDatabase({ url: testDb.url });
   await db.migrate();
-  const bus = await createRabbitBus({ url: vhost.url });
+  const bus = await createBus({ amqpUrl: vhost.url });
   return { db, bus, testDb, vhost };
 }
 

@@ -41,10 +41,10 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         logger: silentLogger(),
         config: { sweepIntervalMs: 0, prefetch: 2 },
       });
-      await system.bus.consume(
-        { queue: 'test.batch-completed', topics: ['event.batch.completed'], prefetch: 10 },
-        async (d) => void completed.push(d.payload),
-      );
+      // Nothing else consumes the events in this system: the webhook queue is the test's.
+      await system.bus.consume('webhooks.events', { prefetch: 10 }, async (d) => {
+        if (d.topic === 'event.batch.completed') completed.push(d.payload);
+      });
     });
     afterAll(async () => {
       await worker?.stop();
@@ -333,7 +333,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         config: { maxAttempts: 2 },
       });
       const delivery = (attempt: number) => ({
-        topic: 'job.batch.chunk',
+        topic: 'job.batch.chunk' as const,
         payload: { batchId: id, accountId: 'acct-failing', fromRow: 1, toRow: 7 },
         messageId: `batch:${id}:1`,
         headers: {},
@@ -446,7 +446,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         },
       });
       const delivery = (attempt: number) => ({
-        topic: 'job.batch.chunk',
+        topic: 'job.batch.chunk' as const,
         payload: { batchId: id, accountId: 'acct-crash', fromRow: 1, toRow: 7 },
         messageId: `batch:${id}:1`,
         headers: {},

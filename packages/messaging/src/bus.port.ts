@@ -1,6 +1,6 @@
 import { DependencyUnavailableError } from '@skiptrace/runtime';
 /**
- * The message-bus port. Two adapters implement it: RabbitMQ (amqplib) for production
+ * The message-bus transport port. Two adapters implement it: RabbitMQ (amqplib) for production
  * and an in-process bus for the one-process mode. One behaviour suite runs against both.
  *
  * Topology: every message is published to one topic exchange under a routing key
@@ -75,7 +75,7 @@ export interface DeadLetter {
   reason: string;
 }
 
-export interface MessageBus {
+export interface BusTransport {
   readonly kind: 'rabbitmq' | 'memory';
   /** Resolves once the broker has durably accepted the message (publisher confirm). */
   publish(topic: string, payload: unknown, options?: PublishOptions): Promise<void>;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createRedisKeyValue } from '@skiptrace/kv';
-import { createRabbitBus } from '@skiptrace/messaging';
+import { createBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, randomPrefix, testUrls } from '@skiptrace/testing';
@@ -30,8 +30,8 @@ const vhost = await createTestVhost('dispatch-bench');
 const prefix = randomPrefix('dispatch-bench');
 const db = createPostgresDatabase({ url: database.url, migrationsDir: webhookMigrationsDir(), max: 20 });
 await db.migrate();
-const publisher = await createRabbitBus({ url: vhost.url });
-const bus = await createRabbitBus({ url: vhost.url });
+const publisher = await createBus({ amqpUrl: vhost.url });
+const bus = await createBus({ amqpUrl: vhost.url });
 const kv = createRedisKeyValue({ url: urls.redisUrl, prefix });
 
 // Receiver: 200 on /ok, silence on /hang. BENCH_RECEIVER=process (default): its own

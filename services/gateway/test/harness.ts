@@ -1,7 +1,7 @@
 import type { Property } from '@skiptrace/contracts';
 import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
-import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { ApiError, createHealth, silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { RequestHandler } from 'express';
@@ -64,7 +64,7 @@ export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute =
   const logger = silentLogger();
   const db = createPgliteDatabase({});
   await db.migrate();
-  const bus = createMemoryBus();
+  const bus = await createBus();
   const worker = createWorkerService({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
   await worker.start();
   const app = createGatewayService({

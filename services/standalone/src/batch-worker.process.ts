@@ -12,9 +12,8 @@ import {
   createShutdown,
   loadConfig,
   metricsRegistry,
-  observabilityEnvSchema,
-  setMetricsEnabled,
-  startTracing,
+  observabilitySettingsFrom,
+  startObservability,
 } from '@skiptrace/runtime';
 import { wireBatchChunks } from '@skiptrace/worker';
 import type { BatchWorkerMessage, BatchWorkerRequest } from './batch-worker.ts';
@@ -24,11 +23,8 @@ const env = loadConfig(standaloneEnv);
 const config = standaloneConfigFrom(env);
 const logger = createLogger({ name: 'skiptrace-batch-worker', level: env.LOG_LEVEL });
 const send = (message: BatchWorkerMessage) => process.send?.(message);
-const observability = loadConfig(observabilityEnvSchema);
-setMetricsEnabled(observability.METRICS_ENABLED);
-const tracing = await startTracing(observability, 'skiptrace-batch-worker', logger);
 const shutdown = createShutdown(logger);
-shutdown.add('tracing', () => tracing.shutdown());
+await startObservability(observabilitySettingsFrom(env, 'skiptrace-batch-worker'), { logger, shutdown });
 const adapters = { logger, shutdown, health: createHealth({}) };
 const db = await openDatabase(env, adapters);
 const bus = await openBus(env, adapters);
