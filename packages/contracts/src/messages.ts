@@ -44,7 +44,7 @@ const event = <T extends z.ZodType>(data: T) => z.object({ accountId: z.string()
  * One entry of the message catalogue. The entry's name is the message's routing key on the
  * bus's one topic exchange (`skiptrace` by default, see @skiptrace/messaging).
  */
-export interface MessageEntry {
+interface MessageEntry {
   /** The payload; consumers validate every delivery against it (publishers are typed by it). */
   schema: z.ZodType;
   /** The reply a consumer gives to a request() of this message, when it is one that is requested. */
@@ -79,9 +79,6 @@ export const MESSAGES = {
 export type MessageName = keyof typeof MESSAGES;
 export type Message<N extends MessageName> = z.infer<(typeof MESSAGES)[N]['schema']>;
 export type QueueName = (typeof MESSAGES)[MessageName]['queue'];
-
-/** The queues of the catalogue, each once. */
-export const QUEUE_NAMES: readonly QueueName[] = [...new Set(Object.values(MESSAGES).map((entry) => entry.queue))];
 
 export function parseMessage<N extends MessageName>(name: N, payload: unknown): Message<N> {
   return MESSAGES[name].schema.parse(payload) as Message<N>;

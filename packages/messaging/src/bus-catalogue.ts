@@ -12,28 +12,28 @@ import { describeIssues } from '@skiptrace/runtime';
 import type { BusTransport, Consumer, DeadLetter, PublishOptions } from './bus.port.ts';
 
 type Name<C extends MessageCatalogue> = keyof C & string;
-export type PayloadOf<C extends MessageCatalogue, N extends Name<C>> = z.infer<C[N]['schema']>;
+type PayloadOf<C extends MessageCatalogue, N extends Name<C>> = z.infer<C[N]['schema']>;
 /** Messages a consumer answers (their entry names a reply). */
-export type RequestName<C extends MessageCatalogue> = {
+type RequestName<C extends MessageCatalogue> = {
   [N in Name<C>]: C[N]['reply'] extends z.ZodType ? N : never;
 }[Name<C>];
 /** The reply to message N (never for a message nobody requests); distributes over a union of names. */
-export type ReplyOf<C extends MessageCatalogue, N extends Name<C>> = N extends unknown
+type ReplyOf<C extends MessageCatalogue, N extends Name<C>> = N extends unknown
   ? C[N]['reply'] extends z.ZodType
     ? z.infer<C[N]['reply']>
     : never
   : never;
-export type QueueOf<C extends MessageCatalogue> = C[Name<C>]['queue'];
+type QueueOf<C extends MessageCatalogue> = C[Name<C>]['queue'];
 /** The messages bound to queue Q. */
-export type TopicOf<C extends MessageCatalogue, Q extends QueueOf<C>> = {
+type TopicOf<C extends MessageCatalogue, Q extends QueueOf<C>> = {
   [N in Name<C>]: C[N]['queue'] extends Q ? N : never;
 }[Name<C>];
 
 /** What a caller may set when sending: packing is the catalogue's decision, not the caller's. */
-export type SendOptions = Omit<PublishOptions, 'pack'>;
+type SendOptions = Omit<PublishOptions, 'pack'>;
 
 /** One delivery of message N, its payload validated against N's schema. */
-export interface CatalogueDelivery<C extends MessageCatalogue, N extends Name<C>> {
+interface CatalogueDelivery<C extends MessageCatalogue, N extends Name<C>> {
   topic: N;
   payload: PayloadOf<C, N>;
   messageId: string;
@@ -54,11 +54,11 @@ export type QueueDelivery<C extends MessageCatalogue, Q extends QueueOf<C>> = {
  * reply() answered first) is the reply. Throwing redelivers it until maxAttempts, then
  * dead-letters it.
  */
-export type QueueHandler<C extends MessageCatalogue, Q extends QueueOf<C>> = (
+type QueueHandler<C extends MessageCatalogue, Q extends QueueOf<C>> = (
   delivery: QueueDelivery<C, Q>,
 ) => Promise<ReplyOf<C, TopicOf<C, Q>> | void>;
 
-export interface QueueConsumeOptions {
+interface QueueConsumeOptions {
   /** Handlers one consumer runs at most (also the broker's prefetch). */
   prefetch: number;
   /** Deliveries before a failing message goes to `<queue>.dlq` (default 5). */

@@ -27,9 +27,7 @@ export interface MetricsOptions {
   token?: string;
 }
 
-export const metricsOptionsFrom = (
-  env: Pick<ObservabilityEnv, 'METRICS_ENABLED' | 'METRICS_TOKEN'>,
-): MetricsOptions => ({
+const metricsOptionsFrom = (env: Pick<ObservabilityEnv, 'METRICS_ENABLED' | 'METRICS_TOKEN'>): MetricsOptions => ({
   enabled: env.METRICS_ENABLED,
   token: env.METRICS_TOKEN,
 });

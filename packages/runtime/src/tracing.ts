@@ -127,8 +127,7 @@ export const tracingEnv = {
     .optional()
     .describe('sampling ratio for the traceidratio samplers, 0..1'),
 };
-export const tracingEnvSchema = z.object(tracingEnv);
-export type TracingEnv = z.infer<typeof tracingEnvSchema>;
+export type TracingEnv = z.infer<z.ZodObject<typeof tracingEnv>>;
 
 /**
  * What a process starts tracing with, from its environment (the same function in every

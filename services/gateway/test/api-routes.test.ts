@@ -10,7 +10,7 @@ import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { Express } from 'express';
 import request, { type Response } from 'supertest';
 import { createGatewayService } from '../src/gateway.service.ts';
-import { testAuth } from './harness.ts';
+import { testAuth, testHttpConfig } from './harness.ts';
 
 /** The gateway as main.ts and the standalone compose it: skip-trace, batch, webhook and client routes. */
 async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
@@ -23,13 +23,7 @@ async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
     logger,
     health: createHealth(),
     kv: createMemoryKeyValue(),
-    config: {
-      syncDeadlineMs: 1_000,
-      maxBodyBytes: 16 * 1024,
-      publicUrl: 'http://test/api/v1',
-      authUrl: 'http://test',
-      rateLimitPerMinute: 0,
-    },
+    config: testHttpConfig(1_000),
     routers: {
       '/': createBatchesRouter({ db, bus, auth: testAuth, logger }),
       '/webhooks': createWebhooksRouter({

@@ -60,6 +60,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The gateway's HTTP settings in these tests. */
+export const testHttpConfig = (syncDeadlineMs: number, rateLimitPerMinute = 0) => ({
+  syncDeadlineMs,
+  maxBodyBytes: 16 * 1024,
+  publicUrl: 'http://test/api/v1',
+  authUrl: 'http://test',
+  rateLimitPerMinute,
+});
+
 export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute = 0): Promise<Harness> {
   const logger = silentLogger();
   const db = createPgliteDatabase({});
@@ -74,13 +83,7 @@ export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute =
     logger,
     health: createHealth(),
     kv: createMemoryKeyValue(),
-    config: {
-      syncDeadlineMs,
-      maxBodyBytes: 16 * 1024,
-      publicUrl: 'http://test/api/v1',
-      authUrl: 'http://test',
-      rateLimitPerMinute,
-    },
+    config: testHttpConfig(syncDeadlineMs, rateLimitPerMinute),
   });
   return {
     app,
