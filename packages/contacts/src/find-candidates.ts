@@ -58,6 +58,9 @@ export interface ContactCandidate {
   unitKey: string;
   firstName: string;
   lastName: string;
+  /** The names as normalised at import (matching's nameTokens joined by spaces), for scoring. */
+  firstNorm: string;
+  lastNorm: string;
   /** Standardised street line, city, USPS state code and ZIP5 as stored. */
   streetAddress: string;
   city: string;
@@ -83,6 +86,8 @@ interface CandidateRow {
   unit_key: string;
   first_name: string;
   last_name: string;
+  first_norm: string;
+  last_norm: string;
   street_address: string;
   city: string;
   state: string;
@@ -93,13 +98,13 @@ interface CandidateRow {
 }
 
 const COLUMNS =
-  'id, address_key, unit_key, first_name, last_name, street_address, city, state, zip5, phones, emails, source';
+  'id, address_key, unit_key, first_name, last_name, first_norm, last_norm, street_address, city, state, zip5, phones, emails, source';
 const HOUSE_NUMBER = `split_part(address_key, '|', 1)`;
 
 // The exact-key branch names ZIP and number too, so that without statistics its estimate
 // is a handful of rows (index), not 0.5 % of the table.
 const CANDIDATES_SQL = `
-SELECT q.i, c.id, c.address_key, c.unit_key, c.first_name, c.last_name, c.street_address, c.city, c.state, c.zip5,
+SELECT q.i, c.id, c.address_key, c.unit_key, c.first_name, c.last_name, c.first_norm, c.last_norm, c.street_address, c.city, c.state, c.zip5,
        CASE WHEN c.address_key = q.akey THEN c.phones END AS phones,
        CASE WHEN c.address_key = q.akey THEN c.emails END AS emails,
        CASE WHEN c.address_key = q.akey THEN c.source END AS source
@@ -167,6 +172,8 @@ export async function findCandidates(
       unitKey: row.unit_key,
       firstName: row.first_name,
       lastName: row.last_name,
+      firstNorm: row.first_norm,
+      lastNorm: row.last_norm,
       streetAddress: row.street_address,
       city: row.city,
       state: row.state,

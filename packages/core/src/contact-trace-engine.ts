@@ -30,6 +30,8 @@ const NO_NAME = 'people live at this address but none matches the owner name giv
 type Ranked = RankedCandidate<{
   first_name: string;
   last_name: string;
+  first_norm: string;
+  last_norm: string;
   address_key: string;
   unit_key: string;
   city: string;
@@ -62,6 +64,8 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
         (found[i] as ContactCandidate[]).map((c) => ({
           first_name: c.firstName,
           last_name: c.lastName,
+          first_norm: c.firstNorm,
+          last_norm: c.lastNorm,
           address_key: c.addressKey,
           unit_key: c.unitKey,
           city: c.city,
