@@ -32,8 +32,8 @@
  * A fresh database, vhost and Redis prefix per run, dropped at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import { createReadStream, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -182,6 +182,7 @@ const dir = await mkdtemp(join(tmpdir(), 'bench-batch-'));
 const db = createPostgresDatabase({ url: testDb.url });
 const dbName = testDb.name;
 let child: ChildProcess | undefined;
+const systemLog = join(tmpdir(), `bench-batch-system-${process.pid}.log`);
 const cleanup: (() => Promise<unknown>)[] = [];
 try {
   await db.migrate();
@@ -240,7 +241,12 @@ try {
   let nodeBatchPids: () => number[] = () => [];
   let newToken: (name: string) => Promise<Record<string, string>>;
   if (engine === 'real') {
-    child = spawn(process.execPath, ['services/standalone/src/main.ts'], {
+    // What `pnpm start` runs (its node flags included), from package.json.
+    const start = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const [command, ...startArgs] = start.split(' ');
+    if (command !== 'node') throw new Error(`package.json start is not a node command: ${start}`);
+    console.log(`system: ${start}`);
+    child = spawn(process.execPath, startArgs, {
       env: {
         ...process.env,
         ...batchEnv,
@@ -255,8 +261,10 @@ try {
         LOG_LEVEL: 'warn',
         SKIPTRACE_BATCH_WORKER: values['batch-worker'],
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // Its log lines (LOG_LEVEL=warn: warnings and errors only) are kept for after the run.
+      stdio: ['ignore', openSync(systemLog, 'w'), 'inherit'],
     });
+    console.log(`system log: ${systemLog}`);
     await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, {
       timeoutMs: 60_000,
       message: 'system ready',

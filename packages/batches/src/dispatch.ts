@@ -12,7 +12,7 @@ import { MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
-import { deleteBatchData } from './ingest.ts';
+import { deleteBatchData, failRemainingRows, lockBatch, pendingSql } from './results.ts';
 
 export interface ChunkRef {
   fromRow: number;
@@ -164,7 +164,8 @@ export interface SweepReport {
  */
 export async function failBatch(db: Database, bus: MessageBus, batchId: string, reason: string): Promise<boolean> {
   const { rows } = await db.query<BatchRow & { pending: number }>(
-    `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p WHERE p.batch_id = b.id::text AND p.status = 'pending') AS pending
+    `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p
+       WHERE p.batch_id = b.id::text AND ${pendingSql('p', 'b.id')}) AS pending
      FROM batches b WHERE id = $1::bigint AND status IN ('queued', 'running')`,
     [batchId],
   );
@@ -181,10 +182,9 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
   });
   await announceBatchEnd(bus, batchId, row.account_id, completedAt, data);
   return db.transaction(async (tx) => {
-    const { rowCount } = await tx.query(
-      `UPDATE properties SET status = 'failed', error = $2::text, completed_at = $3::timestamptz WHERE batch_id = $1::text AND status = 'pending'`,
-      [batchId, reason, completedAt],
-    );
+    const status = await lockBatch(tx, batchId);
+    if (status !== 'queued' && status !== 'running') return false;
+    const rowCount = await failRemainingRows(tx, batchId, reason, completedAt);
     const updated = await tx.query(
       `UPDATE batches SET status = 'failed', error = $2::text, completed_at = $3::timestamptz, updated_at = now(),
          processed = processed + $4::int, failed = failed + $4::int
