@@ -132,8 +132,8 @@ try {
         benchArgs,
         pairs: results,
         // current / reference: capacity (req/s) and Node CPU per request, median over pairs.
-        medianCapacityRatio: median(results.map((r) => r.capacityRatio)),
-        medianNodeCpuRatio: median(results.map((r) => r.nodeCpuRatio)),
+        medianCapacityRatio: round(median(results.map((r) => r.capacityRatio))),
+        medianNodeCpuRatio: round(median(results.map((r) => r.nodeCpuRatio))),
       },
       null,
       2,

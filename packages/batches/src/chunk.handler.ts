@@ -4,8 +4,9 @@
  * with any reusable earlier result (one query), and in one transaction the batch row's
  * lock, the chunk marked done with the next one claimed, and the outcomes inserted into
  * batch_results (one INSERT … SELECT FROM unnest) with the counters grown by the rows inserted.
- * Redelivery is harmless: a row that has a result is neither loaded nor inserted again
- * (ON CONFLICT DO NOTHING on its (batch_id, row_number)), and the counters count only inserts.
+ * Redelivery is harmless: a chunk marked done loads no row, a row that has a result is not
+ * inserted again (ON CONFLICT DO NOTHING on its (batch_id, row_number)), and the counters
+ * count only inserts.
  */
 import { propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
@@ -13,7 +14,7 @@ import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { BatchWorkerConfig } from './config.ts';
 import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
-import { lockBatch, pendingSql, traceKeySql } from './results.ts';
+import { lockBatch, traceKeySql } from './results.ts';
 
 export interface BatchChunkHandlerDeps {
   db: Database;
@@ -51,10 +52,11 @@ export function addressKey(r: PropertyColumns): string {
 // $5 the reuse TTL in seconds (0: no reuse). Each pending row probes, for a result of the same
 // account and key younger than the TTL, the synchronous results (properties_trace_key) and
 // the batch results (batch_results_reuse), newest first, one row each (LATERAL … LIMIT 1:
-// index probes whatever statistics the tables have). The batch_results PK probe that tells
-// a pending row is a scalar subquery, so it stays a probe too (an anti-join could be planned
-// as a scan of all batch_results while they have no statistics).
-const LOAD_PENDING = `
+// index probes whatever statistics the tables have). Which rows are pending is one probe per
+// chunk, not one per row: a chunk's rows get results only in a transaction that also marks the
+// chunk done (its own, a cancel's, a failure's), so a chunk not done has no result yet, and a
+// done one has nothing left to trace (two deliveries at once: ON CONFLICT DO NOTHING on store).
+export const LOAD_PENDING = `
 SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name,
        u.status AS reuse_status, u.results AS reuse_results, u.error AS reuse_error,
        u.people_total AS reuse_people_total
@@ -78,13 +80,14 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
         ORDER BY r.completed_at DESC LIMIT 1)
     ) c ORDER BY c.completed_at DESC LIMIT 1
   ) u ON true
- WHERE p.batch_id = $1::text AND p.row_number BETWEEN $3 AND $4 AND ${pendingSql('p', '$2::bigint')}
+ WHERE p.batch_id = $1::text AND p.row_number BETWEEN $3 AND $4 AND p.status = 'pending'
+   AND EXISTS (SELECT 1 FROM batch_chunks k WHERE k.batch_id = $2::bigint AND k.from_row = $3 AND k.state <> 'done')
  ORDER BY p.row_number`;
 
 // $1 batch id (bigint), $2 the same as text, $3..$4 the chunk's row range, then the outcomes
 // by row as arrays. Only rows whose properties row still exists are stored (one erased meanwhile
 // is not), each once; the batch counters grow by what was inserted, in the same statement.
-const STORE_OUTCOMES = `
+export const STORE_OUTCOMES = `
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total)
   SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results::json,

@@ -7,6 +7,9 @@ import { DependencyUnavailableError } from '@skiptrace/runtime';
  * (its catalogue name, e.g. `job.skiptrace`, `event.plant.added`). Consumers declare a
  * named durable queue bound to one or more routing keys; several processes consuming
  * the same queue share its messages (competing consumers).
+ *
+ * Services do not use this port directly: they get `MessageBus` (createBus), this transport
+ * typed by the message catalogue of @skiptrace/contracts (bus-catalogue.ts, ADR 0006).
  */
 export interface PublishOptions {
   /** Stable id for idempotent consumers; generated when absent. */
