@@ -52,4 +52,7 @@ EXPOSE 8080 8081 8082 8083
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "const d={gateway:8080,standalone:8080,auth:8081,worker:8082,dispatcher:8083};const p=process.env.PORT||d[process.env.SKIPTRACE_SERVICE]||8080;fetch('http://127.0.0.1:'+p+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # exec: node is PID 1 and receives SIGTERM itself; every main.ts drains on it.
-CMD ["/bin/sh", "-c", "exec node \"services/${SKIPTRACE_SERVICE}/src/main.ts\""]
+# --max-semi-space-size=16: V8's young generation otherwise grows to 128 MiB per process under
+# allocation-heavy work (batch upload, chunks, export), most of a process's resident memory
+# beyond its live set; 16 MiB semi-spaces cap it at 32 MiB (docs/benchmarks.md, peak RSS).
+CMD ["/bin/sh", "-c", "exec node --max-semi-space-size=16 \"services/${SKIPTRACE_SERVICE}/src/main.ts\""]

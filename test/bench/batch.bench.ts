@@ -32,8 +32,8 @@
  * A fresh database, vhost and Redis prefix per run, dropped at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import { createReadStream, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,7 +48,7 @@ import {
   buildApp,
   createContactTraceEngine,
   createPostgresDatabase,
-  createRabbitBus,
+  createBus,
   fakeEngine,
   silentLogger,
   startBatchWorker,
@@ -133,9 +133,12 @@ async function writeBatchFile(path: string, variant: number): Promise<void> {
 const quantile = (sorted: number[], q: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** Open-loop synchronous requests at `rate` per second until stopped; latencies in ms. */
+/**
+ * Open-loop synchronous requests at `rate` per second until stopped; latencies in ms, overall
+ * and by the stage of the batch each request started in (stop(stages): the stages' start times).
+ */
 function startProbes(token: string, bodies: string[], rate: number) {
-  const latencies: number[] = [];
+  const samples: { at: number; ms: number }[] = [];
   let errors = 0;
   let next = 0;
   const inFlight = new Set<Promise<void>>();
@@ -149,7 +152,7 @@ function startProbes(token: string, bodies: string[], rate: number) {
     })
       .then(async (res) => {
         await res.arrayBuffer();
-        if (res.status === 200) latencies.push(performance.now() - t);
+        if (res.status === 200) samples.push({ at: t, ms: performance.now() - t });
         else errors++;
       })
       .catch(() => void errors++)
@@ -157,18 +160,28 @@ function startProbes(token: string, bodies: string[], rate: number) {
     inFlight.add(p);
   };
   const timer = rate > 0 ? setInterval(fire, 1000 / rate) : undefined;
+  const r = (ms: number) => Math.round(ms * 10) / 10;
+  const summary = (list: { ms: number }[]) => {
+    const sorted = list.map((x) => x.ms).sort((a, b) => a - b);
+    return { p50ms: r(quantile(sorted, 0.5)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1) ?? 0) };
+  };
   return {
-    async stop() {
+    async stop(stages: Record<string, number> = {}) {
       clearInterval(timer);
       await Promise.all(inFlight);
-      const sorted = latencies.sort((a, b) => a - b);
-      const r = (ms: number) => Math.round(ms * 10) / 10;
+      const starts = Object.entries(stages).sort((a, b) => a[1] - b[1]);
+      const byStage = Object.fromEntries(
+        starts.map(([name, from], i) => {
+          const to = starts[i + 1]?.[1] ?? Infinity;
+          const list = samples.filter((x) => x.at >= from && x.at < to);
+          return [name, { requests: list.length, ...summary(list) }];
+        }),
+      );
       return {
-        requests: sorted.length + errors,
+        requests: samples.length + errors,
         errors,
-        p50ms: r(quantile(sorted, 0.5)),
-        p99ms: r(quantile(sorted, 0.99)),
-        maxMs: r(sorted.at(-1) ?? 0),
+        ...summary(samples),
+        ...(starts.length > 0 ? { byStage } : {}),
       };
     },
   };
@@ -182,6 +195,7 @@ const dir = await mkdtemp(join(tmpdir(), 'bench-batch-'));
 const db = createPostgresDatabase({ url: testDb.url });
 const dbName = testDb.name;
 let child: ChildProcess | undefined;
+const systemLog = join(tmpdir(), `bench-batch-system-${process.pid}.log`);
 const cleanup: (() => Promise<unknown>)[] = [];
 try {
   await db.migrate();
@@ -240,7 +254,12 @@ try {
   let nodeBatchPids: () => number[] = () => [];
   let newToken: (name: string) => Promise<Record<string, string>>;
   if (engine === 'real') {
-    child = spawn(process.execPath, ['services/standalone/src/main.ts'], {
+    // What `pnpm start` runs (its node flags included), from package.json.
+    const start = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const [command, ...startArgs] = start.split(' ');
+    if (command !== 'node') throw new Error(`package.json start is not a node command: ${start}`);
+    console.log(`system: ${start}`);
+    child = spawn(process.execPath, startArgs, {
       env: {
         ...process.env,
         ...batchEnv,
@@ -255,8 +274,10 @@ try {
         LOG_LEVEL: 'warn',
         SKIPTRACE_BATCH_WORKER: values['batch-worker'],
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // Its log lines (LOG_LEVEL=warn: warnings and errors only) are kept for after the run.
+      stdio: ['ignore', openSync(systemLog, 'w'), 'inherit'],
     });
+    console.log(`system log: ${systemLog}`);
     await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, {
       timeoutMs: 60_000,
       message: 'system ready',
@@ -284,7 +305,7 @@ try {
       return { authorization: `Bearer ${token}` };
     };
   } else {
-    const bus = await createRabbitBus({ url: vhost.url });
+    const bus = await createBus({ amqpUrl: vhost.url });
     const worker = await startBatchWorker({
       db,
       bus,
@@ -367,7 +388,7 @@ try {
     }
     const t3 = performance.now();
     const c3 = await sampler.cpuMs();
-    const sync = await probes?.stop();
+    const sync = await probes?.stop({ upload: t0, trace: t1, export: t2 });
     const peakRssMiB = sampler.stop();
     if (lines !== rows + 1) throw new Error(`export had ${lines} lines, expected ${rows + 1}`);
     const s = (ms: number) => Math.round(ms / 100) / 10;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QUEUES } from '@skiptrace/contracts';
+import { MESSAGES } from '@skiptrace/contracts';
 import { observabilityEnvSchema } from '@skiptrace/runtime';
 import { SERVICE_ENVS } from '@skiptrace/standalone';
 import { deploymentSpec, loadManifests, loadYaml, readText, root, selects, yamlFiles } from './infra-files.ts';
@@ -212,7 +212,7 @@ describe('k8s manifests', () => {
     const queues = triggers
       .filter((t) => t.type === 'rabbitmq' && t.metadata.mode === 'QueueLength')
       .map((t) => t.metadata.queueName);
-    expect(queues.sort()).toEqual([QUEUES.batchChunks.name, QUEUES.skiptraceJobs.name].sort());
+    expect(queues.sort()).toEqual([MESSAGES['job.batch.chunk'].queue, MESSAGES['job.skiptrace'].queue].sort());
     expect(Number(so?.spec?.minReplicaCount)).toBeGreaterThanOrEqual(1);
     expect(deploymentSpec(deployments.find((m) => m.metadata.name === 'worker') as Manifest).replicas).toBeUndefined();
     for (const t of triggers) {

@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MESSAGES } from '@skiptrace/contracts';
 import { metricsRegistry } from '@skiptrace/runtime';
 import { stringify } from 'yaml';
 import { loadYaml, root } from './infra-files.ts';
@@ -68,6 +69,18 @@ describe('alerting rules', () => {
         documented: true,
       });
     }
+  });
+
+  it('page when any queue of the message catalogue has no consumer, and name only those queues', () => {
+    const expr = rules.find((r) => r.alert === 'SkiptraceNoWorkerConsuming')!.expr;
+    const queues = [...new Set(Object.values(MESSAGES).map((entry) => entry.queue))].sort();
+    const absent = [...expr.matchAll(/absent\(skiptrace_bus_consumers\{queue="([^"]+)"\}\)/g)].map((m) => m[1]);
+    expect(absent.sort()).toEqual(queues);
+    const pattern = /queue=~"([^"]+)"/
+      .exec(expr)?.[1]
+      ?.split('|')
+      .map((q) => q.replaceAll('\\', ''));
+    expect(pattern?.sort()).toEqual(queues);
   });
 });
 

@@ -14,8 +14,8 @@ import {
   createShutdown,
   exitOnSignals,
   loadConfig,
-  metricsOptionsFrom,
   observabilityEnvSchema,
+  observabilitySettingsFrom,
   startObservability,
   type Health,
   type Logger,
@@ -98,8 +98,8 @@ export async function startProcess(service: string, options: { logLevel: string;
   const logger = createLogger({ name: service, level: options.logLevel });
   const shutdown = createShutdown(logger, options.stepTimeoutMs);
   exitOnSignals(shutdown, logger);
-  const observability = loadConfig(observabilityEnvSchema);
-  await startObservability(observability, { service, logger, shutdown });
-  const health = createHealth({ metrics: metricsOptionsFrom(observability) });
+  const observability = observabilitySettingsFrom(loadConfig(observabilityEnvSchema), service);
+  await startObservability(observability, { logger, shutdown });
+  const health = createHealth({ metrics: observability.metrics });
   return { logger, shutdown, health, adapters: { logger, shutdown, health, service } satisfies OpenOptions };
 }

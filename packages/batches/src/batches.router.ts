@@ -24,7 +24,8 @@ import { parseColumnMap } from './columns.ts';
 import { BatchesConfig } from './config.ts';
 import { BATCH_COLUMNS, completeIfDone, publishChunks, queueBatch, toSummary, type BatchRow } from './dispatch.ts';
 import { csvHeader, exportText, writeWithBackpressure } from './export.ts';
-import { deleteBatchData, ingest } from './ingest.ts';
+import { ingest } from './ingest.ts';
+import { deleteBatchData, failRemainingRows } from './results.ts';
 import type { Format } from './sources.ts';
 
 export interface BatchesRouterDeps {
@@ -292,11 +293,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
          WHERE id = $1 AND status IN ('queued', 'running')`,
         [id],
       );
-      await tx.query(
-        `UPDATE properties SET status = 'failed', error = 'batch cancelled', completed_at = now()
-         WHERE batch_id = $1 AND status = 'pending'`,
-        [id],
-      );
+      await failRemainingRows(tx, id, 'batch cancelled', new Date());
       await tx.query(`UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND state <> 'done'`, [id]);
     });
     res.json(status((await findBatch(db, account(req), id))!));

@@ -1,15 +1,20 @@
 /**
  * The worker side: traces one chunk of a batch with set-based reads and one bulk write.
- * Redelivery is harmless: only rows still pending change, and the batch counters grow by
- * exactly the rows that changed, in the same transaction.
+ * A chunk costs four statements besides the trace: the batch's status, its pending rows
+ * with any reusable earlier result (one query), and in one transaction the batch row's
+ * lock, the chunk marked done with the next one claimed, and the outcomes inserted into
+ * batch_results (one INSERT … SELECT FROM unnest) with the counters grown by the rows inserted.
+ * Redelivery is harmless: a chunk marked done loads no row, a row that has a result is not
+ * inserted again (ON CONFLICT DO NOTHING on its (batch_id, row_number)), and the counters
+ * count only inserts.
  */
-import { parseMessage, QUEUES, type TraceResult } from '@skiptrace/contracts';
-import { propertyOf, type PropertyColumns, type TraceEngine, type TraceOutcome } from '@skiptrace/core';
-import type { Consumer, Delivery, Handler, MessageBus } from '@skiptrace/messaging';
+import { propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
+import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { BatchWorkerConfig } from './config.ts';
-import { claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
+import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
+import { lockBatch, traceKeySql } from './results.ts';
 
 export interface BatchChunkHandlerDeps {
   db: Database;
@@ -19,131 +24,193 @@ export interface BatchChunkHandlerDeps {
   config?: Partial<Pick<BatchWorkerConfig, 'maxAttempts' | 'reuseTtlSeconds'>>;
 }
 
-type PendingRow = PropertyColumns & { id: string };
+type Status = 'completed' | 'no_match' | 'failed';
 
-interface RowOutcome {
-  id: string;
-  status: 'completed' | 'no_match' | 'failed';
-  results: TraceResult[];
-  error: string | null;
-  /** TraceOutcome.matched (stored as people_total): only when `results` is not everyone who matched. */
-  matched?: number;
-  reused: boolean;
+/** A pending row of the chunk, with the newest reusable stored result of its key, if any. */
+type PendingRow = PropertyColumns & {
+  row_number: number;
+  reuse_status: 'completed' | 'no_match' | null;
+  /** The stored results as JSON text: passed through to the new row unparsed. */
+  reuse_results: string | null;
+  reuse_error: string | null;
+  reuse_people_total: number | null;
+};
+
+/** What makes two rows "the same lookup" inside a chunk: address and owner name, case-insensitively. */
+export function addressKey(r: PropertyColumns): string {
+  return [
+    r.street_address.toLowerCase(),
+    r.zip_code.slice(0, 5),
+    r.city.toLowerCase(),
+    r.state.toUpperCase(),
+    (r.first_name ?? '').toLowerCase(),
+    (r.last_name ?? '').toLowerCase(),
+  ].join('\u001f');
 }
 
-interface AddressKey {
-  key: string;
-  street: string;
-  zip5: string;
-  city: string;
-  state: string;
-  fn: string;
-  ln: string;
-}
+// $1 batch id (text, as properties.batch_id), $2 the same as bigint, $3..$4 the row range,
+// $5 the reuse TTL in seconds (0: no reuse). Each pending row probes, for a result of the same
+// account and key younger than the TTL, the synchronous results (properties_trace_key) and
+// the batch results (batch_results_reuse), newest first, one row each (LATERAL … LIMIT 1:
+// index probes whatever statistics the tables have). Which rows are pending is one probe per
+// chunk, not one per row: a chunk's rows get results only in a transaction that also marks the
+// chunk done (its own, a cancel's, a failure's), so a chunk not done has no result yet, and a
+// done one has nothing left to trace (two deliveries at once: ON CONFLICT DO NOTHING on store).
+export const LOAD_PENDING = `
+SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name,
+       u.status AS reuse_status, u.results AS reuse_results, u.error AS reuse_error,
+       u.people_total AS reuse_people_total
+  FROM properties p
+  LEFT JOIN LATERAL (
+    SELECT c.status, c.results, c.error, c.people_total FROM (
+      (SELECT q.status, q.results::text AS results, q.error, q.people_total, q.completed_at FROM properties q
+        WHERE $5::double precision > 0 AND q.account_id = p.account_id
+          AND lower(q.street_address) = lower(p.street_address) AND left(q.zip_code, 5) = left(p.zip_code, 5)
+          AND q.status IN ('completed', 'no_match')
+          AND q.completed_at > now() - make_interval(secs => $5::double precision)
+          AND lower(q.city) = lower(p.city) AND upper(q.state) = upper(p.state)
+          AND lower(coalesce(q.first_name, '')) = lower(coalesce(p.first_name, ''))
+          AND lower(coalesce(q.last_name, '')) = lower(coalesce(p.last_name, ''))
+        ORDER BY q.completed_at DESC LIMIT 1)
+      UNION ALL
+      (SELECT r.status, r.results::text, r.error, r.people_total, r.completed_at FROM batch_results r
+        WHERE $5::double precision > 0 AND r.account_id = p.account_id AND r.trace_key = ${traceKeySql('p')}
+          AND r.status IN ('completed', 'no_match')
+          AND r.completed_at > now() - make_interval(secs => $5::double precision)
+        ORDER BY r.completed_at DESC LIMIT 1)
+    ) c ORDER BY c.completed_at DESC LIMIT 1
+  ) u ON true
+ WHERE p.batch_id = $1::text AND p.row_number BETWEEN $3 AND $4 AND p.status = 'pending'
+   AND EXISTS (SELECT 1 FROM batch_chunks k WHERE k.batch_id = $2::bigint AND k.from_row = $3 AND k.state <> 'done')
+ ORDER BY p.row_number`;
 
-/** What makes two rows "the same lookup": address and owner name, case-insensitively. */
-export function addressKey(r: PendingRow): AddressKey {
-  const k = {
-    street: r.street_address.toLowerCase(),
-    zip5: r.zip_code.slice(0, 5),
-    city: r.city.toLowerCase(),
-    state: r.state.toUpperCase(),
-    fn: (r.first_name ?? '').toLowerCase(),
-    ln: (r.last_name ?? '').toLowerCase(),
-  };
-  return { key: [k.street, k.zip5, k.city, k.state, k.fn, k.ln].join('\u001f'), ...k };
-}
-
-// $2 is one JSON object {id: outcome} that each row looks its outcome up in (a binary search
-// in the jsonb object). A join with jsonb_to_recordset(…) instead was planned, for a batch
-// without statistics, as a nested loop that re-read the whole recordset per row: 250,000
-// rows per 500-row chunk, 52 ms of a 54 ms statement at 1 M rows (now 14 ms, mostly index upkeep).
-const STORE_OUTCOMES = `
-WITH changed AS (
-  UPDATE properties p
-     SET status = o.m -> p.id::text ->> 'status', results = o.m -> p.id::text -> 'results',
-         error = o.m -> p.id::text ->> 'error', people_total = (o.m -> p.id::text ->> 'matched')::int,
-         completed_at = now()
-    FROM (SELECT $2::jsonb AS m) o
-   WHERE p.batch_id = $1 AND p.row_number BETWEEN $4 AND $5 AND p.status = 'pending' AND o.m ? p.id::text
-  RETURNING p.status, (o.m -> p.id::text ->> 'reused')::boolean AS reused
+// $1 batch id (bigint), $2 the same as text, $3..$4 the chunk's row range, then the outcomes
+// by row as arrays. Only rows whose properties row still exists are stored (one erased meanwhile
+// is not), each once; the batch counters grow by what was inserted, in the same statement.
+export const STORE_OUTCOMES = `
+WITH stored AS (
+  INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total)
+  SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results::json,
+         u.people_total
+    FROM unnest($5::int[], $6::text[], $7::bool[], $8::text[], $9::text[], $10::int[])
+      AS u(row_number, status, reused, error, results, people_total)
+    JOIN properties p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
+  ON CONFLICT DO NOTHING
+  RETURNING status, reused
 ), counts AS (
   SELECT count(*)::int AS n,
          count(*) FILTER (WHERE status = 'completed')::int AS matched,
          count(*) FILTER (WHERE status = 'no_match')::int AS no_match,
          count(*) FILTER (WHERE status = 'failed')::int AS failed,
          count(*) FILTER (WHERE reused)::int AS reused
-    FROM changed
+    FROM stored
 )
 UPDATE batches b
    SET processed = b.processed + c.n, matched = b.matched + c.matched, no_match = b.no_match + c.no_match,
        failed = b.failed + c.failed, reused = b.reused + c.reused, updated_at = now()
   FROM counts c
- WHERE b.id = $3
+ WHERE b.id = $1::bigint
 RETURNING b.processed + b.rejected >= b.total AS done, c.matched, c.no_match, c.failed`;
 
-// LATERAL … LIMIT 1 makes each key one probe of properties_trace_key; a plain join lets
-// the planner (which guesses 100 rows for jsonb_to_recordset) scan the account's rows per chunk.
-const FIND_REUSABLE = `
-SELECT k.key, r.status, r.results, r.error, r.people_total
-  FROM jsonb_to_recordset($2::jsonb) AS k(key text, street text, zip5 text, city text, state text, fn text, ln text)
- CROSS JOIN LATERAL (
-   SELECT p.status, p.results, p.error, p.people_total FROM properties p
-    WHERE p.account_id = $1 AND lower(p.street_address) = k.street AND left(p.zip_code, 5) = k.zip5
-      AND p.status IN ('completed', 'no_match')
-      AND p.completed_at > now() - make_interval(secs => $3::double precision)
-      AND lower(p.city) = k.city AND upper(p.state) = k.state
-      AND lower(coalesce(p.first_name, '')) = k.fn AND lower(coalesce(p.last_name, '')) = k.ln
-    ORDER BY p.completed_at DESC LIMIT 1) r`;
+/** The chunk's outcomes by row, as the arrays STORE_OUTCOMES unnests. */
+interface Outcomes {
+  rowNumbers: number[];
+  statuses: Status[];
+  reused: boolean[];
+  errors: (string | null)[];
+  results: string[];
+  /** TraceOutcome.matched (stored as people_total): only when `results` is not everyone who matched. */
+  peopleTotals: (number | null)[];
+}
 
-export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
+interface KeyOutcome {
+  status: Status;
+  error: string | null;
+  /** JSON text of the results. */
+  results: string;
+  peopleTotal: number | null;
+  reused: boolean;
+}
+
+export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
   const { db, bus, engine, logger } = deps;
   const maxAttempts = deps.config?.maxAttempts ?? 5;
   const reuseTtlSeconds = deps.config?.reuseTtlSeconds ?? 86_400;
   const log = logger.child({ scope: 'batch-chunk' });
 
-  /** Outcomes per distinct key: reused from a recent stored result, or traced now. */
-  async function outcomesFor(
-    accountId: string,
-    keys: Map<string, { key: AddressKey; row: PendingRow }>,
-    attempt: number,
-  ) {
-    const found = new Map<string, TraceOutcome & { reused: boolean }>();
-    if (reuseTtlSeconds > 0) {
-      const { rows } = await db.query<{
-        key: string;
-        status: 'completed' | 'no_match';
-        results: TraceResult[];
-        error: string | null;
-        people_total: number | null;
-      }>(FIND_REUSABLE, [accountId, JSON.stringify([...keys.values()].map((v) => v.key)), reuseTtlSeconds]);
-      for (const r of rows)
-        found.set(r.key, {
-          status: r.status,
-          results: r.results,
-          error: r.error ?? undefined,
-          ...(r.people_total === null ? {} : { matched: r.people_total }),
+  /** One outcome per row: reused from a stored result, or traced now once per distinct key. */
+  async function outcomesOf(rows: PendingRow[], attempt: number): Promise<Outcomes> {
+    const byKey = new Map<string, KeyOutcome | undefined>();
+    const rowKeys: string[] = [];
+    const toTrace: { key: string; row: PendingRow }[] = [];
+    for (const row of rows) {
+      const key = addressKey(row);
+      rowKeys.push(key);
+      if (byKey.has(key)) continue;
+      if (row.reuse_status && row.reuse_results !== null) {
+        byKey.set(key, {
+          status: row.reuse_status,
+          error: row.reuse_error,
+          results: row.reuse_results,
+          peopleTotal: row.reuse_people_total,
           reused: true,
         });
-    }
-    const toTrace = [...keys.values()].filter((v) => !found.has(v.key.key));
-    if (toTrace.length === 0) return { found, failed: undefined };
-    try {
-      const outcomes = await engine.traceMany(toTrace.map((v) => propertyOf(v.row)));
-      if (outcomes.length !== toTrace.length) {
-        throw new Error(`traceMany returned ${outcomes.length} outcomes for ${toTrace.length} properties`);
+      } else {
+        byKey.set(key, undefined);
+        toTrace.push({ key, row });
       }
-      toTrace.forEach((v, i) => found.set(v.key.key, { ...outcomes[i]!, reused: false }));
-      return { found, failed: undefined };
-    } catch (err) {
-      if (attempt < maxAttempts) throw err;
-      log.error({ err, attempt }, 'chunk trace failed on its last attempt; rows marked failed');
-      return { found, failed: 'skip trace failed after repeated errors' };
     }
+    let failed: string | undefined;
+    if (toTrace.length > 0) {
+      try {
+        const traced = await engine.traceMany(toTrace.map((t) => propertyOf(t.row)));
+        if (traced.length !== toTrace.length) {
+          throw new Error(`traceMany returned ${traced.length} outcomes for ${toTrace.length} properties`);
+        }
+        toTrace.forEach((t, i) => {
+          const o = traced[i]!;
+          byKey.set(t.key, {
+            status: o.status,
+            error: o.error ?? null,
+            results: JSON.stringify(o.results),
+            peopleTotal: o.matched ?? null,
+            reused: false,
+          });
+        });
+      } catch (err) {
+        if (attempt < maxAttempts) throw err;
+        log.error({ err, attempt }, 'chunk trace failed on its last attempt; rows marked failed');
+        failed = 'skip trace failed after repeated errors';
+      }
+    }
+    const out: Outcomes = { rowNumbers: [], statuses: [], reused: [], errors: [], results: [], peopleTotals: [] };
+    const seen = new Set<string>();
+    rows.forEach((row, i) => {
+      const key = rowKeys[i]!;
+      const o = byKey.get(key);
+      out.rowNumbers.push(row.row_number);
+      if (!o) {
+        out.statuses.push('failed');
+        out.reused.push(false);
+        out.errors.push(failed ?? 'not traced');
+        out.results.push('[]');
+        out.peopleTotals.push(null);
+        return;
+      }
+      // Later rows with the key of an earlier row in this chunk reuse its trace.
+      const first = !seen.has(key);
+      seen.add(key);
+      out.statuses.push(o.status);
+      out.reused.push(o.reused || !first);
+      out.errors.push(o.error);
+      out.results.push(o.results);
+      out.peopleTotals.push(o.peopleTotal);
+    });
+    return out;
   }
 
-  return async function handleBatchChunk(delivery: Delivery) {
-    const job = parseMessage('job.batch.chunk', delivery.payload);
+  return async function handleBatchChunk(delivery: BusDelivery<typeof CHUNK_QUEUE>): Promise<void> {
+    const job = delivery.payload;
     const { rows: batches } = await db.query<{ status: string; account_id: string }>(
       `SELECT status, account_id FROM batches WHERE id = $1`,
       [job.batchId],
@@ -156,56 +223,43 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
         job.batchId,
       ]);
     }
-    const { rows } = await db.query<PendingRow>(
-      `SELECT id, street_address, city, state, zip_code, first_name, last_name FROM properties
-       WHERE batch_id = $1 AND row_number BETWEEN $2 AND $3 AND status = 'pending' ORDER BY row_number`,
-      [job.batchId, job.fromRow, job.toRow],
-    );
-    const outcomes: RowOutcome[] = [];
-    if (rows.length > 0) {
-      const keys = new Map<string, { key: AddressKey; row: PendingRow }>();
-      const rowKeys = rows.map((row) => {
-        const key = addressKey(row);
-        if (!keys.has(key.key)) keys.set(key.key, { key, row });
-        return key.key;
-      });
-      const { found, failed } = await outcomesFor(job.accountId, keys, delivery.attempt);
-      rows.forEach((row, i) => {
-        const o = found.get(rowKeys[i]!);
-        // Later rows with the key of an earlier row in this chunk reuse its trace.
-        const first = keys.get(rowKeys[i]!)!.row === row;
-        if (!o)
-          outcomes.push({ id: row.id, status: 'failed', results: [], error: failed ?? 'not traced', reused: false });
-        else
-          outcomes.push({
-            id: row.id,
-            status: o.status,
-            results: o.results,
-            error: o.error ?? null,
-            ...(o.matched === undefined ? {} : { matched: o.matched }),
-            reused: o.reused || !first,
-          });
-      });
-    }
+    const { rows } = await db.query<PendingRow>(LOAD_PENDING, [
+      job.batchId,
+      job.batchId,
+      job.fromRow,
+      job.toRow,
+      reuseTtlSeconds,
+    ]);
+    const outcomes = rows.length > 0 ? await outcomesOf(rows, delivery.attempt) : undefined;
     const { next, done, counts } = await db.transaction(async (tx) => {
+      // A cancel, fail or purge that got here first has settled the rows: store nothing.
+      const status = await lockBatch(tx, job.batchId);
+      if (status !== 'queued' && status !== 'running') return { next: [], done: undefined, counts: undefined };
       const { rowCount } = await tx.query(
         `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
         [job.batchId, job.fromRow],
       );
       // Only the delivery that finished the chunk hands the window on, so redeliveries add no jobs.
       const claimed = rowCount > 0 ? await claimChunks(tx, job.batchId, 1) : [];
-      // Last, because it locks the batch row that every chunk of the batch updates: the lock
-      // is then held only until this commit, not across the statements above as well.
-      if (outcomes.length === 0) return { next: claimed, done: undefined, counts: undefined };
-      const byId: Record<string, Omit<RowOutcome, 'id'>> = {};
-      for (const { id, ...outcome } of outcomes) byId[id] = outcome;
+      if (!outcomes) return { next: claimed, done: undefined, counts: undefined };
       const { rows: stored } = await tx.query<{ done: boolean } & Record<'matched' | 'no_match' | 'failed', number>>(
         STORE_OUTCOMES,
-        [job.batchId, JSON.stringify(byId), job.batchId, job.fromRow, job.toRow],
+        [
+          job.batchId,
+          job.batchId,
+          job.fromRow,
+          job.toRow,
+          outcomes.rowNumbers,
+          outcomes.statuses,
+          outcomes.reused,
+          outcomes.errors,
+          outcomes.results,
+          outcomes.peopleTotals,
+        ],
       );
       return { next: claimed, done: stored[0]?.done, counts: stored[0] };
     });
-    // Counted after the commit, from the rows this delivery changed (a redelivery adds none).
+    // Counted after the commit, from the rows this delivery stored (a redelivery adds none).
     recordBatchRows('completed', counts?.matched ?? 0);
     recordBatchRows('no_match', counts?.no_match ?? 0);
     recordBatchRows('failed', counts?.failed ?? 0);
@@ -213,7 +267,6 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps): Handler {
     // The counters this chunk stored say whether the batch is finished; a delivery that stored
     // nothing (a redelivery after a crash, say) checks, in case the completion was interrupted.
     if (done !== false) await completeIfDone(db, bus, job.batchId);
-    return undefined;
   };
 }
 
@@ -223,8 +276,6 @@ export interface BatchWorkerDeps {
   engine: TraceEngine;
   logger: Logger;
   config?: Partial<BatchWorkerConfig>;
-  /** Queue to consume; defaults to QUEUES.batchChunks.name (tests isolate with their own). */
-  queue?: string;
 }
 
 export interface BatchWorker {
@@ -239,16 +290,11 @@ export async function startBatchWorker(deps: BatchWorkerDeps): Promise<BatchWork
   const config = BatchWorkerConfig.parse(deps.config ?? {});
   const handler = createBatchChunkHandler({ ...deps, config });
   const consumer: Consumer = await deps.bus.consume(
-    {
-      queue: deps.queue ?? QUEUES.batchChunks.name,
-      topics: [...QUEUES.batchChunks.topics],
-      prefetch: config.prefetch,
-      maxAttempts: config.maxAttempts,
-    },
+    CHUNK_QUEUE,
+    { prefetch: config.prefetch, maxAttempts: config.maxAttempts },
     handler,
   );
-  const sweep = () =>
-    sweepBatches(deps.db, deps.bus, { ...config, queue: deps.queue }, deps.logger.child({ scope: 'batch-sweep' }));
+  const sweep = () => sweepBatches(deps.db, deps.bus, config, deps.logger.child({ scope: 'batch-sweep' }));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   if (config.sweepIntervalMs > 0) {

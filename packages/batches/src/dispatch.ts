@@ -8,12 +8,11 @@
  * (crash between commit and publish, broker restart) is published again by the sweep.
  */
 import type { BatchSummary } from '@skiptrace/contracts';
-import { parseMessage, QUEUES, type Message } from '@skiptrace/contracts';
-import { publishMessage } from '@skiptrace/core';
+import { MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
-import { deleteBatchData } from './ingest.ts';
+import { deleteBatchData, failRemainingRows, lockBatch, pendingSql } from './results.ts';
 
 export interface ChunkRef {
   fromRow: number;
@@ -55,6 +54,9 @@ export async function claimChunks(sql: Sql, batchId: string, limit: number): Pro
   return rows.map((r) => ({ fromRow: r.from_row, toRow: r.to_row })).sort((a, b) => a.fromRow - b.fromRow);
 }
 
+/** The queue of chunk jobs (the catalogue's, for job.batch.chunk). */
+export const CHUNK_QUEUE = MESSAGES['job.batch.chunk'].queue;
+
 export async function publishChunks(
   bus: MessageBus,
   accountId: string,
@@ -63,11 +65,10 @@ export async function publishChunks(
 ): Promise<void> {
   await Promise.all(
     chunks.map((c) =>
-      publishMessage(
-        bus,
+      bus.publish(
         'job.batch.chunk',
         { batchId, accountId, fromRow: c.fromRow, toRow: c.toRow },
-        chunkMessageId(batchId, c.fromRow),
+        { messageId: chunkMessageId(batchId, c.fromRow) },
       ),
     ),
   );
@@ -144,8 +145,6 @@ export interface SweepOptions {
   abandonedUploadMs: number;
   /** Dispatches of one chunk (first publish included) before its batch is failed. */
   maxChunkDispatches: number;
-  /** The chunk queue, whose depth tells a backlog from lost jobs. Default skiptrace.batch-chunks. */
-  queue?: string;
   /** Most chunks republished per sweep. Default 1000. */
   limit?: number;
 }
@@ -165,7 +164,8 @@ export interface SweepReport {
  */
 export async function failBatch(db: Database, bus: MessageBus, batchId: string, reason: string): Promise<boolean> {
   const { rows } = await db.query<BatchRow & { pending: number }>(
-    `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p WHERE p.batch_id = b.id::text AND p.status = 'pending') AS pending
+    `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p
+       WHERE p.batch_id = b.id::text AND ${pendingSql('p', 'b.id')}) AS pending
      FROM batches b WHERE id = $1::bigint AND status IN ('queued', 'running')`,
     [batchId],
   );
@@ -182,10 +182,9 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
   });
   await announceBatchEnd(bus, batchId, row.account_id, completedAt, data);
   return db.transaction(async (tx) => {
-    const { rowCount } = await tx.query(
-      `UPDATE properties SET status = 'failed', error = $2::text, completed_at = $3::timestamptz WHERE batch_id = $1::text AND status = 'pending'`,
-      [batchId, reason, completedAt],
-    );
+    const status = await lockBatch(tx, batchId);
+    if (status !== 'queued' && status !== 'running') return false;
+    const rowCount = await failRemainingRows(tx, batchId, reason, completedAt);
     const updated = await tx.query(
       `UPDATE batches SET status = 'failed', error = $2::text, completed_at = $3::timestamptz, updated_at = now(),
          processed = processed + $4::int, failed = failed + $4::int
@@ -214,7 +213,8 @@ export async function sweepBatches(
   logger?: Logger,
 ): Promise<SweepReport> {
   const report: SweepReport = { republished: 0, failed: 0, completed: 0, abandoned: 0 };
-  const backlog = (await bus.depth(options.queue ?? QUEUES.batchChunks.name)) > 0;
+  // The chunk queue's depth tells a backlog from lost jobs.
+  const backlog = (await bus.depth(CHUNK_QUEUE)) > 0;
   if (!backlog) {
     const { rows: stuck } = await db.query<{ batch_id: string; dispatches: number }>(
       `SELECT c.batch_id, max(c.dispatches)::int AS dispatches FROM batch_chunks c JOIN batches b ON b.id = c.batch_id
@@ -271,10 +271,7 @@ async function announceBatchEnd(
   data: Message<'event.batch.completed'>['data'],
 ): Promise<void> {
   const event: Message<'event.batch.completed'> = { accountId, occurredAt: completedAt.toISOString(), data };
-  await publishMessage(
-    bus,
-    'event.batch.completed',
-    parseMessage('event.batch.completed', event),
-    `batch.completed:${batchId}`,
-  );
+  await bus.publish('event.batch.completed', parseMessage('event.batch.completed', event), {
+    messageId: `batch.completed:${batchId}`,
+  });
 }

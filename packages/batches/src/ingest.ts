@@ -11,6 +11,7 @@ import { ApiError, checkJsonText, storableText, textProblem } from '@skiptrace/r
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
 import type { BatchesConfig } from './config.ts';
+import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format } from './sources.ts';
 
 const PROPERTY_COLUMNS = [
@@ -100,12 +101,6 @@ export async function createReceivingBatch(db: Database, accountId: string, form
     [accountId, format],
   );
   return rows[0]!.id;
-}
-
-/** Deletes a batch with all its rows (purge, failed upload). */
-export async function deleteBatchData(db: Database, batchId: string): Promise<void> {
-  await db.query(`DELETE FROM properties WHERE batch_id = $1`, [batchId]);
-  await db.query(`DELETE FROM batches WHERE id = $1`, [batchId]);
 }
 
 export async function ingest(input: IngestInput): Promise<IngestResult> {

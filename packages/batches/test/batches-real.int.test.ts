@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createRabbitBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import {
@@ -22,7 +22,7 @@ async function openReal(prefix: string) {
   const vhost = await createTestVhost(prefix);
   const db = createPostgresDatabase({ url: testDb.url });
   await db.migrate();
-  const bus = await createRabbitBus({ url: vhost.url });
+  const bus = await createBus({ amqpUrl: vhost.url });
   return { db, bus, testDb, vhost };
 }
 
@@ -97,7 +97,9 @@ describe('batch worker crash (PostgreSQL + RabbitMQ)', () => {
     }
     expect(await progress()).toMatchObject({ total: 300, rejected: 30, processed: 270, matched: 270, failed: 0 });
     const { rows } = await db.query<{ status: string; n: number }>(
-      `SELECT status, count(*)::int AS n FROM properties WHERE batch_id = $1 GROUP BY status`,
+      `SELECT r.status, count(*)::int AS n FROM properties p
+       LEFT JOIN batch_results r ON r.batch_id = $1::bigint AND r.row_number = p.row_number
+       WHERE p.batch_id = $1::text GROUP BY r.status`,
       [id],
     );
     expect(rows).toEqual([{ status: 'completed', n: 270 }]);

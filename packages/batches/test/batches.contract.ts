@@ -5,10 +5,10 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { deleteProperty } from '@skiptrace/core';
+import { deleteProperty, getProperty, listProperties, toResponse } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
-import type { Database } from '@skiptrace/storage';
+import type { Database, Sql } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
 import { createBatchChunkHandler, startBatchWorker, type BatchWorker } from '../src/index.ts';
@@ -41,10 +41,10 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         logger: silentLogger(),
         config: { sweepIntervalMs: 0, prefetch: 2 },
       });
-      await system.bus.consume(
-        { queue: 'test.batch-completed', topics: ['event.batch.completed'], prefetch: 10 },
-        async (d) => void completed.push(d.payload),
-      );
+      // Nothing else consumes the events in this system: the webhook queue is the test's.
+      await system.bus.consume('webhooks.events', { prefetch: 10 }, async (d) => {
+        if (d.topic === 'event.batch.completed') completed.push(d.payload);
+      });
     });
     afterAll(async () => {
       await worker?.stop();
@@ -116,12 +116,19 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       });
       expect(docs[0].results[0].phones).toHaveLength(2);
       expect(docs[9]).toMatchObject({ row: 10, status: 'rejected', error: 'zip_code: must be a ZIP5 or ZIP+4 code' });
-      // Every traced row is also an ordinary skip-trace result with an id.
-      const { rows: plain } = await system.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM properties WHERE batch_id = $1 AND account_id = 'acct-1' AND status = 'completed'`,
-        [res.body.id],
-      );
-      expect(plain[0]!.n).toBe(27);
+      // Every traced row is also an ordinary skip-trace result with an id (its outcome from batch_results).
+      const listed = (await listProperties(system.db, 'acct-1', 500)).filter((p) => p.batch_id === res.body.id);
+      expect(listed.map((p) => p.status)).toEqual(Array(27).fill('completed'));
+      const one = await getProperty(system.db, 'acct-1', String(docs[0].id));
+      expect(toResponse(one!)).toEqual({
+        id: docs[0].id,
+        status: 'completed',
+        results: docs[0].results,
+        truncated: false,
+        property: docs[0].property,
+        created_at: docs[0].created_at,
+        completed_at: docs[0].completed_at,
+      });
 
       // A row erased on its own (DELETE /plants/{id}) drops out of the export; the order holds.
       const { rows: erased } = await system.db.query<{ id: string }>(
@@ -326,7 +333,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         config: { maxAttempts: 2 },
       });
       const delivery = (attempt: number) => ({
-        topic: 'job.batch.chunk',
+        topic: 'job.batch.chunk' as const,
         payload: { batchId: id, accountId: 'acct-failing', fromRow: 1, toRow: 7 },
         messageId: `batch:${id}:1`,
         headers: {},
@@ -408,10 +415,75 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       );
       expect((await status(id, 'acct-manual')).status).toBe(404);
       const left = await system.db.query<{ n: number }>(
-        `SELECT (SELECT count(*) FROM properties WHERE batch_id = $1) + (SELECT count(*) FROM batch_rejects WHERE batch_id = $1::bigint) AS n`,
+        `SELECT (SELECT count(*) FROM properties WHERE batch_id = $1) + (SELECT count(*) FROM batch_rejects WHERE batch_id = $1::bigint)
+           + (SELECT count(*) FROM batch_results WHERE batch_id = $1::bigint) AS n`,
         [id],
       );
       expect(Number(left.rows[0]!.n)).toBe(0);
+    });
+
+    it('a chunk that dies while storing writes nothing; two redeliveries at once store each row once; erase removes a result', async () => {
+      // The worker is stopped (previous case): the test drives the chunk handler.
+      const res = await upload(sampleCsv(20), 'text/csv', 'acct-crash');
+      const id = res.body.id as string;
+      // A store whose connection is lost in the middle of the chunk's transaction, after the
+      // chunk was marked done and before its results were written.
+      const crashing = new Proxy(system.db, {
+        get(target, prop) {
+          if (prop === 'transaction') {
+            return <T>(fn: (tx: Sql) => Promise<T>) =>
+              target.transaction((tx) =>
+                fn({
+                  query: (text: string, params?: unknown[]) =>
+                    text.includes('INSERT INTO batch_results')
+                      ? Promise.reject(new Error('connection lost'))
+                      : tx.query(text, params),
+                } as Sql),
+              );
+          }
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const delivery = (attempt: number) => ({
+        topic: 'job.batch.chunk' as const,
+        payload: { batchId: id, accountId: 'acct-crash', fromRow: 1, toRow: 7 },
+        messageId: `batch:${id}:1`,
+        headers: {},
+        attempt,
+        reply: () => {},
+      });
+      const deps = { bus: system.bus, engine, logger: silentLogger() };
+      await expect(createBatchChunkHandler({ ...deps, db: crashing })(delivery(1))).rejects.toThrow('connection lost');
+      const stored = async () =>
+        (await system.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM batch_results WHERE batch_id = $1`, [id]))
+          .rows[0]!.n;
+      expect(await stored()).toBe(0);
+      const chunk = await system.db.query<{ state: string }>(
+        `SELECT state FROM batch_chunks WHERE batch_id = $1 AND from_row = 1`,
+        [id],
+      );
+      expect(chunk.rows[0]!.state).toBe('queued');
+      expect((await status(id, 'acct-crash')).body).toMatchObject({ processed: 0, matched: 0 });
+
+      const handler = createBatchChunkHandler({ ...deps, db: system.db });
+      await Promise.all([handler(delivery(2)), handler(delivery(2))]);
+      expect((await status(id, 'acct-crash')).body).toMatchObject({ processed: 7, matched: 7, reused: 0 });
+      expect(await stored()).toBe(7);
+      await handler(delivery(3));
+      expect((await status(id, 'acct-crash')).body).toMatchObject({ processed: 7, matched: 7 });
+      expect(await stored()).toBe(7);
+
+      // Erasing one traced row (DELETE /plants/{id}) removes its result with it.
+      const { rows: third } = await system.db.query<{ id: string }>(
+        `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 3`,
+        [id],
+      );
+      expect(await deleteProperty(system.db, 'acct-crash', third[0]!.id)).toBe(true);
+      expect(await getProperty(system.db, 'acct-crash', third[0]!.id)).toBeUndefined();
+      expect(await stored()).toBe(6);
+      const gone = await system.db.query(`SELECT 1 FROM batch_results WHERE batch_id = $1 AND row_number = 3`, [id]);
+      expect(gone.rows).toHaveLength(0);
     });
   });
 }

@@ -3,7 +3,7 @@
  * through this package's dependencies (the root test package does not depend on it).
  */
 export { createContactTraceEngine } from '@skiptrace/core';
-export { createRabbitBus } from '@skiptrace/messaging';
+export { createBus } from '@skiptrace/messaging';
 export { silentLogger } from '@skiptrace/runtime';
 export { createPostgresDatabase } from '@skiptrace/storage';
 export { startBatchWorker } from '../src/index.ts';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { PropertyResponse } from '@skiptrace/contracts';
 import { insertProperty } from '@skiptrace/core';
-import { createRabbitBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import {
@@ -53,7 +53,7 @@ describe('fairness under a 20,000-row batch (PostgreSQL + RabbitMQ)', () => {
     vhost = await createTestVhost('batches-fairness');
     db = createPostgresDatabase({ url: testDb.url });
     await db.migrate();
-    bus = await createRabbitBus({ url: vhost.url });
+    bus = await createBus({ amqpUrl: vhost.url });
     const logger = silentLogger();
     syncWorker = createWorkerService({ db, bus, engine, logger, config: { prefetch: 10, maxAttempts: 2 } });
     await syncWorker.start();

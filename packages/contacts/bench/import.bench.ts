@@ -7,7 +7,11 @@
  *    database's PostgreSQL backends (from /proc, when PostgreSQL runs on this machine), and
  *    peak RSS (sampled every 50 ms);
  * 3. single-key findCandidates over 10,000 random stored keys: p50/p99 latency (ms);
- *    plus one 500-key batch lookup.
+ *    plus one 500-key batch lookup;
+ * 4. the same-minutes reference: a bare COPY of the same rows (the file's fields as COPY
+ *    text, written beforehand) into a table of text columns without indexes — PostgreSQL's
+ *    ingest on this machine right now, with no parsing, normalising or index upkeep. The
+ *    import's rate divided by it is comparable between runs on a drifting VM.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -16,7 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { CONTACT_COLUMNS, generateContacts } from '@skiptrace/matching';
-import { createPostgresDatabase } from '@skiptrace/storage';
+import { createPostgresDatabase, encodeCopyValue } from '@skiptrace/storage';
 import type { Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { findCandidates, importContacts } from '../src/index.ts';
@@ -27,6 +31,21 @@ const LOOKUPS = 10_000;
 const COLUMNS = CONTACT_COLUMNS;
 
 const field = (v: string | null): string => (v === null ? '' : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/** The same rows as COPY text (tab-separated, for the bare COPY reference). */
+async function writeCopyText(path: string): Promise<void> {
+  const out = createWriteStream(path);
+  let chunk = '';
+  for (const row of generateContacts({ rows: ROWS, seed: 1 })) {
+    chunk += `${COLUMNS.map((c) => encodeCopyValue(row[c])).join('\t')}\n`;
+    if (chunk.length > 1 << 16) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await finished(out);
+}
 
 async function writeDemoCsv(path: string): Promise<void> {
   const out = createWriteStream(path);
@@ -128,6 +147,19 @@ try {
   const batch = await findCandidates(db, queries.slice(0, 500));
   console.log(
     `findCandidates 500 queries in one call: ${(performance.now() - t).toFixed(1)} ms (${batch.flat().length} candidates)`,
+  );
+
+  const copyText = join(dir, 'contacts.copy');
+  await writeCopyText(copyText);
+  await db.query(`CREATE TABLE bare_copy (${COLUMNS.map((c) => `${c} text`).join(', ')})`);
+  const bareLoad = loadavg()[0]!;
+  const bareStarted = performance.now();
+  const copied = await db.copyText('bare_copy', [...COLUMNS], createReadStream(copyText, { encoding: 'utf8' }));
+  const bareSeconds = (performance.now() - bareStarted) / 1000;
+  console.log(
+    `reference, bare COPY of the same rows into text columns without indexes: ${copied} rows in ${bareSeconds.toFixed(2)} s = ` +
+      `${Math.round(copied / bareSeconds)} rows/s (load average ${bareLoad.toFixed(2)}); import / bare COPY = ` +
+      `${(counts.read / seconds / (copied / bareSeconds)).toFixed(3)}`,
   );
 } finally {
   await db.close();

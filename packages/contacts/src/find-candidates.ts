@@ -3,18 +3,18 @@
  *
  * findCandidates: every stored contact a query could be, found by three blocking keys
  * (docs/matching.md) — the exact address key; the same ZIP5 and house number (a
- * misspelt street); the same state, city and house number (a wrong ZIP). One statement for
+ * misspelt street); the same state, city and house number (a wrong ZIP) — or by the exact
+ * address key alone (`blocks = 'address'`, the engine's first step). One statement for
  * the whole batch: the queries' keys are unnest'ed arrays and each key probes the indexes
  * of migration 022 from a LATERAL subquery with a LIMIT. The LATERAL reference rules out a
  * hash join, and the LIMIT bounds the candidates per query, so an index scan per query is
  * the only sensible plan even before the table has statistics. Candidates come back with
- * their names and keys; phones, e-mails and source only for rows at the query's exact
- * address key (most answers), the others are read by loadContactDetails when chosen.
+ * their names, keys, phones, e-mails and source.
  *
  * loadContactDetails: the chosen contacts' phones with Do-Not-Call and litigator flags
- * (one query on `suppression` by `number = ANY($1)`, plus one by id for chosen rows found
- * off the exact address key). So a batch chunk of hundreds of properties costs two round
- * trips in the common case, three when a misspelt address matched.
+ * (one query on `suppression` by `number = ANY($1)`; one by id only for candidates that did
+ * not come from findCandidates). So a batch of queries all found at their address costs two
+ * round trips (exact-key lookup, suppression), three when any query needs the other keys.
  */
 import type { Phone } from '@skiptrace/contracts';
 import type { Sql } from '@skiptrace/storage';
@@ -63,6 +63,9 @@ export interface ContactCandidate {
   unitKey: string;
   firstName: string;
   lastName: string;
+  /** The names as normalised at import (matching's nameTokens joined by spaces), for scoring. */
+  firstNorm: string;
+  lastNorm: string;
   /** Standardised street line, city, USPS state code and ZIP5 as stored. */
   streetAddress: string;
   city: string;
@@ -88,6 +91,8 @@ interface CandidateRow {
   unit_key: string;
   first_name: string;
   last_name: string;
+  first_norm: string;
+  last_norm: string;
   street_address: string;
   city: string;
   state: string;
@@ -98,28 +103,39 @@ interface CandidateRow {
 }
 
 const COLUMNS =
-  'id, address_key, unit_key, first_name, last_name, street_address, city, state, zip5, phones, emails, source';
+  'id, address_key, unit_key, first_name, last_name, first_norm, last_norm, street_address, city, state, zip5, phones, emails, source';
 const HOUSE_NUMBER = `split_part(address_key, '|', 1)`;
 
 // The exact-key branch names ZIP and number too, so that without statistics its estimate
 // is a handful of rows (index), not 0.5 % of the table.
-const CANDIDATES_SQL = `
-SELECT q.i, c.id, c.address_key, c.unit_key, c.first_name, c.last_name, c.street_address, c.city, c.state, c.zip5,
-       CASE WHEN c.address_key = q.akey THEN c.phones END AS phones,
-       CASE WHEN c.address_key = q.akey THEN c.emails END AS emails,
-       CASE WHEN c.address_key = q.akey THEN c.source END AS source
-FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS q(akey, hn, zip5, state, city, i)
-CROSS JOIN LATERAL (
-  (SELECT ${COLUMNS} FROM contacts
-    WHERE zip5 = q.zip5 AND ${HOUSE_NUMBER} = q.hn AND address_key = q.akey LIMIT $6::int)
-  UNION ALL
-  (SELECT ${COLUMNS} FROM contacts
+const ADDRESS_BLOCK = `(SELECT ${COLUMNS} FROM contacts
+    WHERE zip5 = q.zip5 AND ${HOUSE_NUMBER} = q.hn AND address_key = q.akey LIMIT $6::int)`;
+const NEAR_BLOCKS = `(SELECT ${COLUMNS} FROM contacts
     WHERE zip5 = q.zip5 AND ${HOUSE_NUMBER} = q.hn AND address_key <> q.akey LIMIT $7::int)
   UNION ALL
   (SELECT ${COLUMNS} FROM contacts
     WHERE state = q.state AND city = q.city AND ${HOUSE_NUMBER} = q.hn AND zip5 IS DISTINCT FROM q.zip5
-    LIMIT $8::int)
+    LIMIT $8::int)`;
+
+// Phones, e-mails and source for every row: the first step reads only the exact key, and
+// the second only serves the few queries that found nobody there, so a person chosen
+// through another key needs no further read.
+const candidatesSql = (blocks: string) => `
+SELECT q.i, ${COLUMNS.split(', ')
+  .map((column) => `c.${column}`)
+  .join(', ')}
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS q(akey, hn, zip5, state, city, i)
+CROSS JOIN LATERAL (
+  ${blocks}
 ) c`;
+
+/** Which blocking keys a lookup probes (see findCandidates). */
+export type CandidateBlocks = 'all' | 'address';
+
+const CANDIDATES_SQL: Record<CandidateBlocks, string> = {
+  all: candidatesSql(`${ADDRESS_BLOCK}\n  UNION ALL\n  ${NEAR_BLOCKS}`),
+  address: candidatesSql(ADDRESS_BLOCK),
+};
 
 const DETAILS_SQL = 'SELECT id, phones, emails, source FROM contacts WHERE id = ANY($1::int8[])';
 
@@ -138,11 +154,15 @@ function byId(a: ContactCandidate, b: ContactCandidate): number {
 /**
  * Candidates per query, in the queries' order (an empty array when nothing is near);
  * within a query, in import order (id). Queries without a house number find nothing.
+ * `blocks`: every blocking key (default), or only the exact address key — the first step
+ * of the engine's two-step lookup, which probes the other keys only for queries that found
+ * nobody there (docs/matching.md).
  */
 export async function findCandidates(
   db: Sql,
   queries: readonly CandidateQuery[],
   limits: CandidateLimits = CANDIDATE_LIMITS,
+  blocks: CandidateBlocks = 'all',
 ): Promise<ContactCandidate[][]> {
   const out: ContactCandidate[][] = queries.map(() => []);
   const index: number[] = [];
@@ -150,16 +170,9 @@ export async function findCandidates(
   if (index.length === 0) return out;
   const pick = (field: keyof CandidateQuery): (string | null)[] =>
     index.map((i) => (queries[i] as CandidateQuery)[field]);
-  const { rows } = await db.query<CandidateRow>(CANDIDATES_SQL, [
-    pick('addressKey'),
-    pick('number'),
-    pick('zip5'),
-    pick('state'),
-    pick('city'),
-    limits.address,
-    limits.zipNumber,
-    limits.cityNumber,
-  ]);
+  const params = [pick('addressKey'), pick('number'), pick('zip5'), pick('state'), pick('city'), limits.address];
+  if (blocks === 'all') params.push(limits.zipNumber, limits.cityNumber);
+  const { rows } = await db.query<CandidateRow>(CANDIDATES_SQL[blocks], params);
   const seen = queries.map(() => new Set<string>());
   for (const row of rows) {
     const at = index[Number(row.i) - 1] as number;
@@ -172,6 +185,8 @@ export async function findCandidates(
       unitKey: row.unit_key,
       firstName: row.first_name,
       lastName: row.last_name,
+      firstNorm: row.first_norm,
+      lastNorm: row.last_norm,
       streetAddress: row.street_address,
       city: row.city,
       state: row.state,

@@ -8,7 +8,13 @@ export type { ContactFormat, ImportContactsOptions, ImportCounts } from './impor
 export { importSuppression } from './import-suppression.ts';
 export type { ImportSuppressionOptions, SuppressionKind } from './import-suppression.ts';
 export { CANDIDATE_LIMITS, findCandidates, loadContactDetails } from './find-candidates.ts';
-export type { CandidateLimits, CandidateQuery, ContactCandidate, ContactDetails } from './find-candidates.ts';
+export type {
+  CandidateBlocks,
+  CandidateLimits,
+  CandidateQuery,
+  ContactCandidate,
+  ContactDetails,
+} from './find-candidates.ts';
 export { ImportFormatError, resolveColumns } from './columns.ts';
 export type { ColumnLayout } from './columns.ts';
 export type { ImportSource } from './text-chunks.ts';

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { Property, PropertyResponse, StoredProperty } from './property.ts';
 
-/**
- * The catalogue of every message on the bus: routing key → payload schema. Producers
- * and consumers are typed from it (see `Message<N>`), so a mismatch is a compile error,
- * and consumers validate what they receive against the same schema.
- */
+/** A synchronous or recovered skip trace for the worker (`job.skiptrace`; see MESSAGES). */
 export const SkipTraceJob = z.object({
   propertyId: z.number().int().positive(),
   accountId: z.string(),
@@ -44,42 +40,52 @@ export type BatchSummary = z.infer<typeof BatchSummary>;
 
 const event = <T extends z.ZodType>(data: T) => z.object({ accountId: z.string(), occurredAt: z.string(), data });
 
-export const MESSAGES = {
-  'job.skiptrace': SkipTraceJob,
-  'job.batch.chunk': BatchChunkJob,
-  'event.plant.added': event(StoredProperty),
-  'event.skiptrace.completed': event(PropertyResponse),
-  'event.batch.completed': event(BatchSummary),
-} as const;
+/**
+ * One entry of the message catalogue. The entry's name is the message's routing key on the
+ * bus's one topic exchange (`skiptrace` by default, see @skiptrace/messaging).
+ */
+interface MessageEntry {
+  /** The payload; consumers validate every delivery against it (publishers are typed by it). */
+  schema: z.ZodType;
+  /** The reply a consumer gives to a request() of this message, when it is one that is requested. */
+  reply?: z.ZodType;
+  /** The durable queue (consumer group) bound to this routing key. */
+  queue: string;
+  /**
+   * May share one broker message with others sent in the same turn (the bus's packing): the
+   * small, frequent messages of the synchronous path. Batch chunks stay one per broker
+   * message, so that they spread over the workers chunk by chunk.
+   */
+  pack: boolean;
+}
 
-export type MessageName = keyof typeof MESSAGES;
-export type Message<N extends MessageName> = z.infer<(typeof MESSAGES)[N]>;
+export type MessageCatalogue = Readonly<Record<string, MessageEntry>>;
 
 /**
- * Messages that may share one broker message with others sent at the same moment (the
- * bus's `pack` option): the small, frequent ones of the synchronous path. Batch chunks
- * stay one per broker message, so that they spread over the workers chunk by chunk.
+ * The catalogue of every message on the bus, and the only place a routing key, a queue
+ * name, a payload schema or a packing policy is written. The bus port (`MessageBus` in
+ * @skiptrace/messaging) is typed from it: `publish`/`request` take the payload of the
+ * message named and `consume` takes a queue name and hands its handler the payloads of the
+ * messages bound to that queue, validated; a mismatch is a compile error.
  */
-export const PACKED_MESSAGES: ReadonlySet<MessageName> = new Set<MessageName>([
-  'job.skiptrace',
-  'event.plant.added',
-  'event.skiptrace.completed',
-]);
+export const MESSAGES = {
+  'job.skiptrace': { schema: SkipTraceJob, reply: PropertyResponse, queue: 'skiptrace.jobs', pack: true },
+  'job.batch.chunk': { schema: BatchChunkJob, queue: 'skiptrace.batch-chunks', pack: false },
+  'event.plant.added': { schema: event(StoredProperty), queue: 'webhooks.events', pack: true },
+  'event.skiptrace.completed': { schema: event(PropertyResponse), queue: 'webhooks.events', pack: true },
+  'event.batch.completed': { schema: event(BatchSummary), queue: 'webhooks.events', pack: false },
+} as const satisfies MessageCatalogue;
 
-/** Webhook event types: the bus event names without the `event.` prefix. */
-export const WEBHOOK_EVENT_TYPES = ['plant.added', 'skiptrace.completed', 'batch.completed'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** Queues (consumer groups) and the routing keys they take. */
-export const QUEUES = {
-  skiptraceJobs: { name: 'skiptrace.jobs', topics: ['job.skiptrace'] },
-  batchChunks: { name: 'skiptrace.batch-chunks', topics: ['job.batch.chunk'] },
-  webhookEvents: {
-    name: 'webhooks.events',
-    topics: ['event.plant.added', 'event.skiptrace.completed', 'event.batch.completed'],
-  },
-} as const;
+export type MessageName = keyof typeof MESSAGES;
+export type Message<N extends MessageName> = z.infer<(typeof MESSAGES)[N]['schema']>;
+export type QueueName = (typeof MESSAGES)[MessageName]['queue'];
 
 export function parseMessage<N extends MessageName>(name: N, payload: unknown): Message<N> {
-  return MESSAGES[name].parse(payload) as Message<N>;
+  return MESSAGES[name].schema.parse(payload) as Message<N>;
 }
+
+/** Webhook event types: the catalogue's event names without the `event.` prefix. */
+export type WebhookEventType = MessageName extends infer N ? (N extends `event.${infer T}` ? T : never) : never;
+export const WEBHOOK_EVENT_TYPES = Object.keys(MESSAGES).flatMap((name) =>
+  name.startsWith('event.') ? [name.slice('event.'.length)] : [],
+) as [WebhookEventType, ...WebhookEventType[]];

@@ -36,6 +36,8 @@ const NO_NAME = 'people live at this address but none matches the owner name giv
 type Ranked = RankedCandidate<{
   first_name: string;
   last_name: string;
+  first_norm: string;
+  last_norm: string;
   address_key: string;
   unit_key: string;
   city: string;
@@ -56,10 +58,11 @@ function anyBlockFull(candidates: ContactCandidate[], key: BlockingKeys, limits:
 }
 
 /**
- * The production trace engine: standardises each address, finds the contacts stored at or
- * near it by the blocking keys (one query for the whole batch), scores them against the
- * owner name when one is given (docs/matching.md), then reads the chosen people's phones
- * with their DNC and litigator flags (one more query).
+ * The production trace engine: standardises each address, finds the contacts stored at it
+ * (one query for the whole batch), scores them against the owner name when one is given
+ * (docs/matching.md); for the queries that found nobody there, finds the contacts near it
+ * by every blocking key and scores again (one more query, only when any query needs it);
+ * then reads the chosen people's phones with their DNC and litigator flags (one more query).
  */
 export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOptions = {}): TraceEngine {
   const maxPeople = options.maxPeople ?? DEFAULT_MAX_PEOPLE;
@@ -68,20 +71,38 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
   async function traceMany(properties: Property[]): Promise<TraceOutcome[]> {
     const queries = properties.map((p) => buildMatchQuery(p));
     const keys = queries.map((q) => blockingKeys(q.address));
-    const found = await findCandidates(db, keys, options.candidateLimits);
-    const ranked: Ranked[][] = queries.map((query, i) =>
+    // Two steps: the exact address key for every query, then all blocking keys only for the
+    // queries that found nobody above the threshold there (a misspelt street, a wrong ZIP,
+    // an address not on file) — most queries stop after the first, cheaper probe.
+    const found = await findCandidates(db, keys, options.candidateLimits, 'address');
+    const rank = (i: number): Ranked[] =>
       rankCandidates(
-        query,
-        (found[i] as ContactCandidate[]).map((c) => ({
+        queries[i]!,
+        found[i]!.map((c) => ({
           first_name: c.firstName,
           last_name: c.lastName,
+          first_norm: c.firstNorm,
+          last_norm: c.lastNorm,
           address_key: c.addressKey,
           unit_key: c.unitKey,
           city: c.city,
           c,
         })),
-      ),
-    );
+      );
+    const ranked: Ranked[][] = queries.map((_, i) => rank(i));
+    const again: number[] = [];
+    for (let i = 0; i < queries.length; i++) if (ranked[i]!.length === 0 && keys[i]!.number !== '') again.push(i);
+    if (again.length > 0) {
+      const near = await findCandidates(
+        db,
+        again.map((i) => keys[i]!),
+        options.candidateLimits,
+      );
+      again.forEach((i, j) => {
+        found[i] = near[j]!;
+        ranked[i] = rank(i);
+      });
+    }
     const chosen = ranked.flatMap((list) => list.slice(0, maxPeople).map((r) => r.candidate.c));
     const details = chosen.length === 0 ? new Map() : await loadContactDetails(db, chosen);
     return ranked.map((list, i): TraceOutcome => {

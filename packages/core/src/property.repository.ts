@@ -1,6 +1,6 @@
 import type { Property, PropertyResponse, TraceResult } from '@skiptrace/contracts';
 import { recordTrace } from '@skiptrace/runtime';
-import type { Sql } from '@skiptrace/storage';
+import type { Database, Sql } from '@skiptrace/storage';
 
 /** A properties row as the store returns it (BIGINT as string, timestamps as Date). */
 export interface PropertyRow {
@@ -24,6 +24,20 @@ export interface PropertyRow {
 
 const COLUMNS =
   'id, account_id, street_address, city, state, zip_code, first_name, last_name, batch_id, status, error, results, people_total, created_at, completed_at';
+
+/**
+ * A property as the API shows it. A batch row's outcome lives in `batch_results` (written
+ * insert-only by the batch worker; its `properties` row stays `pending`), so the outcome
+ * columns come from there when it has one.
+ */
+const SELECT_PROPERTIES = `SELECT p.id, p.account_id, p.street_address, p.city, p.state, p.zip_code, p.first_name,
+  p.last_name, p.batch_id, coalesce(r.status, p.status) AS status,
+  CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
+  coalesce(r.results::jsonb, p.results) AS results,
+  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total, p.created_at,
+  coalesce(r.completed_at, p.completed_at) AS completed_at
+  FROM properties p
+  LEFT JOIN batch_results r ON r.batch_id = p.batch_id::bigint AND r.row_number = p.row_number`;
 
 /** COLUMNS but the outcome ones, qualified by the alias `p`, for the completing UPDATE. */
 const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
@@ -97,7 +111,7 @@ export async function insertProperty(sql: Sql, accountId: string, property: Prop
 }
 
 export async function getProperty(sql: Sql, accountId: string, id: string): Promise<PropertyRow | undefined> {
-  const { rows } = await sql.query<PropertyRow>(`SELECT ${COLUMNS} FROM properties WHERE id = $1 AND account_id = $2`, [
+  const { rows } = await sql.query<PropertyRow>(`${SELECT_PROPERTIES} WHERE p.id = $1 AND p.account_id = $2`, [
     id,
     accountId,
   ]);
@@ -105,7 +119,7 @@ export async function getProperty(sql: Sql, accountId: string, id: string): Prom
 }
 
 export async function getPropertyById(sql: Sql, id: string): Promise<PropertyRow | undefined> {
-  const { rows } = await sql.query<PropertyRow>(`SELECT ${COLUMNS} FROM properties WHERE id = $1`, [id]);
+  const { rows } = await sql.query<PropertyRow>(`${SELECT_PROPERTIES} WHERE p.id = $1`, [id]);
   return rows[0];
 }
 
@@ -117,18 +131,40 @@ export async function listProperties(
   beforeId?: string,
 ): Promise<PropertyRow[]> {
   const { rows } = await sql.query<PropertyRow>(
-    `SELECT ${COLUMNS} FROM properties
-     WHERE account_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint)
-     ORDER BY id DESC LIMIT $3`,
+    `${SELECT_PROPERTIES}
+     WHERE p.account_id = $1 AND ($2::bigint IS NULL OR p.id < $2::bigint)
+     ORDER BY p.id DESC LIMIT $3`,
     [accountId, beforeId ?? null, limit],
   );
   return rows;
 }
 
-/** Erases the property and its results; true when something was deleted. */
-export async function deleteProperty(sql: Sql, accountId: string, id: string): Promise<boolean> {
-  const { rowCount } = await sql.query(`DELETE FROM properties WHERE id = $1 AND account_id = $2`, [id, accountId]);
-  return rowCount > 0;
+/**
+ * Erases the property and its results; true when something was deleted. A batch row's
+ * result row goes too, under its batch row's lock: the batch worker stores a chunk's
+ * results holding that lock and only for rows that still exist when it has it, so either
+ * the result is stored first and deleted here, or the worker no longer sees the row.
+ */
+export async function deleteProperty(db: Database, accountId: string, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ batch_id: string | null; row_number: number | null }>(
+      `SELECT batch_id, row_number FROM properties WHERE id = $1 AND account_id = $2`,
+      [id, accountId],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    if (row.batch_id !== null) {
+      await tx.query(`SELECT 1 FROM batches WHERE id = $1::bigint FOR UPDATE`, [row.batch_id]);
+    }
+    const { rowCount } = await tx.query(`DELETE FROM properties WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    if (row.batch_id !== null) {
+      await tx.query(`DELETE FROM batch_results WHERE batch_id = $1::bigint AND row_number = $2`, [
+        row.batch_id,
+        row.row_number,
+      ]);
+    }
+    return rowCount > 0;
+  });
 }
 
 export type StoredOutcome = {
@@ -177,9 +213,7 @@ export async function completeProperties(
   const missing = items.filter((i) => !byId.has(i.id)).map((i) => i.id);
   if (missing.length > 0) {
     // Already finished (a redelivery) or erased: report the row as it is.
-    const found = await sql.query<PropertyRow>(`SELECT ${COLUMNS} FROM properties WHERE id = ANY($1::bigint[])`, [
-      missing,
-    ]);
+    const found = await sql.query<PropertyRow>(`${SELECT_PROPERTIES} WHERE p.id = ANY($1::bigint[])`, [missing]);
     for (const row of found.rows) byId.set(row.id, row);
   }
   return items.map((i) => byId.get(i.id));

@@ -3,7 +3,6 @@ import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { z } from 'zod';
-import { publishMessage } from './events.ts';
 import { propertyOf, type PropertyRow } from './property.repository.ts';
 
 export interface RecoverySweepConfig {
@@ -37,7 +36,7 @@ export function createRecoverySweep(db: Database, bus: MessageBus, logger: Logge
        RETURNING id, account_id, street_address, city, state, zip_code, first_name, last_name, created_at`,
       [config.staleAfterMs, config.batchSize],
     );
-    // Published together, so they leave packed (see PACKED_MESSAGES).
+    // Published together, so they leave packed (job.skiptrace packs: see MESSAGES).
     await Promise.all(
       rows.map((row) => {
         const job: z.infer<typeof SkipTraceJob> = {
@@ -46,7 +45,7 @@ export function createRecoverySweep(db: Database, bus: MessageBus, logger: Logge
           property: propertyOf(row),
           requestedAt: new Date(row.created_at).toISOString(),
         };
-        return publishMessage(bus, 'job.skiptrace', job, `trace-${row.id}`);
+        return bus.publish('job.skiptrace', job, { messageId: `trace-${row.id}` });
       }),
     );
     if (rows.length) logger.warn({ count: rows.length }, 'recovery sweep republished pending jobs');

@@ -12,6 +12,7 @@ import {
   demoQueryFor,
   generateContacts,
   mulberry32,
+  nameTokens,
   nicknamesOf,
   normalizePhone,
   rankCandidates,
@@ -22,12 +23,15 @@ import type { CandidateRecord, ContactRow, DemoQuery } from '../src/index.ts';
 const QUERIES = Number(process.argv[2] ?? 100_000);
 const rows: ContactRow[] = [...generateContacts({ rows: QUERIES, seed: 2024 })];
 
-// Ingest side (not timed): the blocking index a database would hold, keyed by address_key.
+// Ingest side (not timed): the blocking index a database would hold, keyed by address_key,
+// with the names normalised as the import stores them (first_norm, last_norm).
 const index = new Map<string, (CandidateRecord & { row: ContactRow })[]>();
 for (const row of rows) {
   const candidate = {
     first_name: row.first_name,
     last_name: row.last_name,
+    first_norm: nameTokens(row.first_name).join(' '),
+    last_norm: nameTokens(row.last_name).join(' '),
     ...candidateKeys(standardizeAddress(row)),
     row,
   };

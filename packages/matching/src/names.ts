@@ -76,10 +76,15 @@ export function nameTokens(input: string | null | undefined): string[] {
 
 /** Normalises a query or record name once, so ranking many candidates stays cheap. */
 export function normalizePerson(first: string | null | undefined, last: string | null | undefined): NormalizedPerson {
-  const firstTokens = nameTokens(first);
-  const lastTokens = nameTokens(last);
-  const entity = [...firstTokens, ...lastTokens].some((token) => ENTITY_WORDS.has(token));
-  return { first: firstTokens, last: lastTokens, lastCompact: lastTokens.join(''), entity };
+  return personFromTokens(nameTokens(first), nameTokens(last));
+}
+
+/** A person from names already split by nameTokens (e.g. stored at import). */
+export function personFromTokens(first: string[], last: string[]): NormalizedPerson {
+  let entity = false;
+  for (const token of first) if (ENTITY_WORDS.has(token)) entity = true;
+  for (const token of last) if (ENTITY_WORDS.has(token)) entity = true;
+  return { first, last, lastCompact: last.join(''), entity };
 }
 
 /** Compares two normalised names field by field (compare.ts has the levels). */

@@ -30,7 +30,7 @@ import type {
   UnitLevel,
   ZipLevel,
 } from './compare.ts';
-import { compareNames, normalizePerson } from './names.ts';
+import { compareNames, normalizePerson, personFromTokens } from './names.ts';
 import type { NormalizedPerson } from './names.ts';
 import { parseStreetLine } from './street.ts';
 import { MODEL } from './tables/model.ts';
@@ -60,6 +60,13 @@ export interface CandidateRecord {
   unit_key: string;
   /** Normalised city as stored (normalizeCity); compared when given. */
   city?: string | null;
+  /**
+   * The names already normalised, as stored at import: nameTokens(name).join(' ') (packages
+   * contacts). Saves normalising every candidate of every query; empty while the name is
+   * not, or absent, and the names are normalised here.
+   */
+  first_norm?: string;
+  last_norm?: string;
 }
 
 export interface FieldLevels {
@@ -228,6 +235,18 @@ function evaluate(query: Prepared, candidate: CandidateRecord, person: Normalize
   return { weight: matchWeight(levels), rejected: contradicts(levels), reasons, identity };
 }
 
+/** Stored norms stand for nameTokens of a name only when present, and not empty beside a name. */
+function storedNorm(norm: string | undefined, name: string | null): string | undefined {
+  return norm === undefined || (norm === '' && name !== null && name !== '') ? undefined : norm;
+}
+
+function recordPerson(candidate: CandidateRecord): NormalizedPerson {
+  const first = storedNorm(candidate.first_norm, candidate.first_name);
+  const last = storedNorm(candidate.last_norm, candidate.last_name);
+  if (first === undefined || last === undefined) return normalizePerson(candidate.first_name, candidate.last_name);
+  return personFromTokens(first === '' ? [] : first.split(' '), last === '' ? [] : last.split(' '));
+}
+
 function bits(x: number): number {
   return Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
 }
@@ -241,7 +260,7 @@ function scoreAll<T extends CandidateRecord>(query: Prepared, candidates: Iterab
   }
   const evaluated: { candidate: T; e: Evaluated }[] = [];
   for (const candidate of candidates) {
-    const person = normalizePerson(candidate.first_name, candidate.last_name);
+    const person = recordPerson(candidate);
     evaluated.push({ candidate, e: evaluate(query, candidate, person) });
   }
   if (!query.named) {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import amqp from 'amqplib';
-import type { MessageBus } from '../src/bus.port.ts';
+import type { BusTransport } from '../src/bus.port.ts';
 import { createMemoryBus } from '../src/bus-memory.ts';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';
 
@@ -30,7 +30,7 @@ interface Result {
 
 const rate = (count: number, startedAt: number): number => Math.round(count / ((performance.now() - startedAt) / 1000));
 
-function consumedAll(bus: MessageBus, queue: string): { done: Promise<void>; cancel: () => Promise<void> } {
+function consumedAll(bus: BusTransport, queue: string): { done: Promise<void>; cancel: () => Promise<void> } {
   let seen = 0;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
@@ -41,7 +41,7 @@ function consumedAll(bus: MessageBus, queue: string): { done: Promise<void>; can
   return { done, cancel: async () => (await consumer).cancel() };
 }
 
-async function measure(bus: MessageBus, queue: string): Promise<Result> {
+async function measure(bus: BusTransport, queue: string): Promise<Result> {
   // Declare the queue (and its binding) first, so publishes are routed, not dropped.
   await (await bus.consume({ queue, topics: [queue], prefetch }, async () => {})).cancel();
 

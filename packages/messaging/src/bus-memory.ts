@@ -1,5 +1,5 @@
 /**
- * In-process MessageBus for the one-process mode and for tests.
+ * In-process BusTransport for the one-process mode and for tests.
  *
  * Not for: durability (queued messages live in this process's memory and are gone after a
  * restart or crash), several processes (queues are not shared between them), or judging
@@ -11,12 +11,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BusUnavailableError, RequestTimeoutError } from './bus.port.ts';
-import type { Consumer, MessageBus, PublishOptions } from './bus.port.ts';
+import type { Consumer, BusTransport, PublishOptions } from './bus.port.ts';
 import { resolveConsumeOptions } from './consume-options.ts';
 import { createMemoryQueue, topicMatches } from './memory-queue.ts';
 import type { MemoryQueue, StoredMessage } from './memory-queue.ts';
 
-export function createMemoryBus(): MessageBus {
+export function createMemoryBus(): BusTransport {
   const queues = new Map<string, MemoryQueue>();
   const consumers = new Set<Consumer>();
   const pending = new Map<string, { reject: (err: Error) => void; timer: NodeJS.Timeout }>();

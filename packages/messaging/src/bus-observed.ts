@@ -1,5 +1,5 @@
 /**
- * Metrics and trace context for any MessageBus adapter, so the in-process and the RabbitMQ
+ * Metrics and trace context for any BusTransport adapter, so the in-process and the RabbitMQ
  * bus report the same series and carry traces the same way. Publishing adds the active
  * span's W3C `traceparent` to the message headers; a pack keeps each message's own headers
  * (packEntry), so the context survives packing. Each handled message runs in a consumer
@@ -13,14 +13,14 @@ import {
   SpanKind,
   withSpan,
 } from '@skiptrace/runtime';
-import type { Consumer, MessageBus, PublishOptions } from './bus.port.ts';
+import type { Consumer, BusTransport, PublishOptions } from './bus.port.ts';
 import { resolveConsumeOptions } from './consume-options.ts';
 
 function traced<O extends PublishOptions>(options: O | undefined): O {
   return { ...options, headers: injectTraceHeaders({ ...options?.headers }) } as O;
 }
 
-export function observeBus(bus: MessageBus): MessageBus {
+export function observeBus(bus: BusTransport): BusTransport {
   const system = bus.kind === 'rabbitmq' ? 'rabbitmq' : 'skiptrace-memory';
   const producer = (topic: string) => ({
     kind: SpanKind.PRODUCER,

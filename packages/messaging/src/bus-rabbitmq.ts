@@ -1,12 +1,12 @@
 /**
- * MessageBus on RabbitMQ (amqplib): one durable topic exchange, a durable quorum queue per
+ * BusTransport on RabbitMQ (amqplib): one durable topic exchange, a durable quorum queue per
  * consume() with `<queue>.dlq` beside it, publisher confirms with a bounded window, and
  * automatic reconnection that re-declares topology and re-attaches consumers.
  * Built, not started: the host owns the lifecycle and calls close(); no signal handlers.
  */
 import type { Channel } from 'amqplib';
 import { BusUnavailableError } from './bus.port.ts';
-import type { Consumer, DeadLetter, MessageBus } from './bus.port.ts';
+import type { Consumer, DeadLetter, BusTransport } from './bus.port.ts';
 import { silentLogger } from './bus-logger.ts';
 import type { BusLogger } from './bus-logger.ts';
 import { resolveConsumeOptions } from './consume-options.ts';
@@ -34,7 +34,7 @@ export interface RabbitBusOptions {
   reconnectDelayMs?: { initial: number; max: number };
 }
 
-export interface RabbitBus extends MessageBus {
+export interface RabbitBus extends BusTransport {
   readonly kind: 'rabbitmq';
   /** Publishes sent and not yet confirmed by the broker; never above confirmWindow. */
   inFlight(): number;

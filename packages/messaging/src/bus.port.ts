@@ -1,12 +1,15 @@
 import { DependencyUnavailableError } from '@skiptrace/runtime';
 /**
- * The message-bus port. Two adapters implement it: RabbitMQ (amqplib) for production
+ * The message-bus transport port. Two adapters implement it: RabbitMQ (amqplib) for production
  * and an in-process bus for the one-process mode. One behaviour suite runs against both.
  *
  * Topology: every message is published to one topic exchange under a routing key
  * (its catalogue name, e.g. `job.skiptrace`, `event.plant.added`). Consumers declare a
  * named durable queue bound to one or more routing keys; several processes consuming
  * the same queue share its messages (competing consumers).
+ *
+ * Services do not use this port directly: they get `MessageBus` (createBus), this transport
+ * typed by the message catalogue of @skiptrace/contracts (bus-catalogue.ts, ADR 0006).
  */
 export interface PublishOptions {
   /** Stable id for idempotent consumers; generated when absent. */
@@ -75,7 +78,7 @@ export interface DeadLetter {
   reason: string;
 }
 
-export interface MessageBus {
+export interface BusTransport {
   readonly kind: 'rabbitmq' | 'memory';
   /** Resolves once the broker has durably accepted the message (publisher confirm). */
   publish(topic: string, payload: unknown, options?: PublishOptions): Promise<void>;

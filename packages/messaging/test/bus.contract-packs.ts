@@ -1,17 +1,17 @@
 /**
- * Part of the MessageBus contract (see bus.contract.ts): messages published with
+ * Part of the BusTransport contract (see bus.contract.ts): messages published with
  * `pack: true`. Whether an adapter packs them is its own business (the in-process bus
  * never does); what a consumer sees must be the same as for messages sent one by one.
  */
 import { expect, it } from '@jest/globals';
-import type { Delivery, MessageBus } from '../src/bus.port.ts';
+import type { Delivery, BusTransport } from '../src/bus.port.ts';
 import { waitUntil } from '@skiptrace/testing';
 import { peakHandlers, unique } from './test-helpers.ts';
 
 const count = (list: unknown[], value: unknown) => list.filter((v) => v === value).length;
 
 /** Registers the cases inside busContract's describe; `open` gives a bus closed after each test. */
-export function packCases(open: () => Promise<MessageBus>): void {
+export function packCases(open: () => Promise<BusTransport>): void {
   it('delivers packed messages one by one, with their ids and headers, to every bound queue', async () => {
     const bus = await open();
     const [left, right] = [unique('pack-left'), unique('pack-right')];

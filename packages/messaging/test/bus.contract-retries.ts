@@ -1,11 +1,11 @@
-/** Part of the MessageBus contract (see bus.contract.ts): retries, dead letters, request/reply. */
+/** Part of the BusTransport contract (see bus.contract.ts): retries, dead letters, request/reply. */
 import { it, expect } from '@jest/globals';
 import { RequestTimeoutError } from '../src/bus.port.ts';
-import type { DeadLetter, MessageBus } from '../src/bus.port.ts';
+import type { DeadLetter, BusTransport } from '../src/bus.port.ts';
 import { waitUntil } from '@skiptrace/testing';
 import { gate, unique } from './test-helpers.ts';
 
-async function takeAllDeadLetters(bus: MessageBus, queue: string, count: number): Promise<DeadLetter[]> {
+async function takeAllDeadLetters(bus: BusTransport, queue: string, count: number): Promise<DeadLetter[]> {
   const letters: DeadLetter[] = [];
   await waitUntil(async () => (letters.push(...(await bus.takeDeadLetters(queue, 100))), letters.length >= count), {
     message: 'dead letters',
@@ -14,7 +14,7 @@ async function takeAllDeadLetters(bus: MessageBus, queue: string, count: number)
 }
 
 /** Registers the cases inside busContract's describe; `open` gives a bus closed after each test. */
-export function retryAndReplyCases(open: () => Promise<MessageBus>): void {
+export function retryAndReplyCases(open: () => Promise<BusTransport>): void {
   it('redelivers a failed message with the attempt counted up', async () => {
     const bus = await open();
     const queue = unique('retry');

@@ -1,12 +1,12 @@
 /**
- * The one behaviour suite for MessageBus. Each adapter's test file calls busContract with a
+ * The one behaviour suite for BusTransport. Each adapter's test file calls busContract with a
  * factory; every test opens its own bus and uses its own queue and topic names. The
  * retry, dead-letter and request/reply cases live in bus.contract-retries.ts, the packed
  * ones in bus.contract-packs.ts.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError } from '../src/bus.port.ts';
-import type { Delivery, MessageBus } from '../src/bus.port.ts';
+import type { Delivery, BusTransport } from '../src/bus.port.ts';
 import { packCases } from './bus.contract-packs.ts';
 import { retryAndReplyCases } from './bus.contract-retries.ts';
 import { waitUntil } from '@skiptrace/testing';
@@ -15,10 +15,10 @@ import { gate, peakHandlers, unique } from './test-helpers.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function busContract(name: string, makeBus: () => Promise<MessageBus>): void {
-  describe(`MessageBus contract: ${name}`, () => {
-    const buses: MessageBus[] = [];
-    async function open(): Promise<MessageBus> {
+export function busContract(name: string, makeBus: () => Promise<BusTransport>): void {
+  describe(`BusTransport contract: ${name}`, () => {
+    const buses: BusTransport[] = [];
+    async function open(): Promise<BusTransport> {
       const bus = await makeBus();
       buses.push(bus);
       return bus;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { waitUntil } from '@skiptrace/testing';
-import type { MessageBus } from '../src/bus.port.ts';
+import type { BusTransport } from '../src/bus.port.ts';
 
 /** A queue or topic name no other test (or test run) uses. */
 export const unique = (label: string): string => `${label}-${randomUUID().slice(0, 8)}`;
@@ -19,7 +19,7 @@ export function gate(): { opened: Promise<void>; open: () => void } {
  * on timing.
  */
 export async function peakHandlers(
-  bus: MessageBus,
+  bus: BusTransport,
   options: { prefetch: number; total: number; pack: boolean },
 ): Promise<number> {
   const { prefetch, total, pack } = options;

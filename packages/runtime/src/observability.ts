@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Shutdown } from './lifecycle.ts';
 import { setMetricsEnabled } from './metrics.ts';
-import { startTracing, tracingEnv, type TracingEnv } from './tracing.ts';
+import { startTracing, tracingEnv, tracingSettingsFrom, type TracingSettings } from './tracing.ts';
 
 /** Metrics and tracing variables every process reads (the configuration table lists them). */
 export const observabilityEnv = {
@@ -27,11 +27,21 @@ export interface MetricsOptions {
   token?: string;
 }
 
-export const metricsOptionsFrom = (
-  env: Pick<ObservabilityEnv, 'METRICS_ENABLED' | 'METRICS_TOKEN'>,
-): MetricsOptions => ({
+const metricsOptionsFrom = (env: Pick<ObservabilityEnv, 'METRICS_ENABLED' | 'METRICS_TOKEN'>): MetricsOptions => ({
   enabled: env.METRICS_ENABLED,
   token: env.METRICS_TOKEN,
+});
+
+/** A process's metrics and tracing settings: one function for every process, split or not. */
+export interface ObservabilitySettings {
+  metrics: MetricsOptions;
+  tracing: TracingSettings;
+}
+
+/** `service` names the process in traces unless OTEL_SERVICE_NAME does (`skiptrace` in the one-process mode). */
+export const observabilitySettingsFrom = (env: ObservabilityEnv, service: string): ObservabilitySettings => ({
+  metrics: metricsOptionsFrom(env),
+  tracing: tracingSettingsFrom(env, service),
 });
 
 /**
@@ -40,11 +50,11 @@ export const metricsOptionsFrom = (
  * the adapters open (so their spans and metrics are recorded from the start).
  */
 export async function startObservability(
-  env: Pick<ObservabilityEnv, 'METRICS_ENABLED'> & TracingEnv,
-  deps: { service: string; logger: Logger; shutdown: Pick<Shutdown, 'add'> },
+  settings: ObservabilitySettings,
+  deps: { logger: Logger; shutdown: Pick<Shutdown, 'add'> },
 ): Promise<void> {
-  setMetricsEnabled(env.METRICS_ENABLED);
-  const tracing = await startTracing(env, deps.service, deps.logger);
+  setMetricsEnabled(settings.metrics.enabled);
+  const tracing = await startTracing(settings.tracing, deps.logger);
   // Registered first, so it runs last: spans of the shutdown itself are exported too.
   if (tracing.enabled) deps.shutdown.add('tracing', () => tracing.shutdown());
 }

@@ -127,8 +127,35 @@ export const tracingEnv = {
     .optional()
     .describe('sampling ratio for the traceidratio samplers, 0..1'),
 };
-export const tracingEnvSchema = z.object(tracingEnv);
-export type TracingEnv = z.infer<typeof tracingEnvSchema>;
+export type TracingEnv = z.infer<z.ZodObject<typeof tracingEnv>>;
+
+/**
+ * What a process starts tracing with, from its environment (the same function in every
+ * mode). The SDK reads the exporter and sampler variables from the process environment
+ * itself; they are carried here so that every process is seen to get the same ones.
+ */
+export interface TracingSettings {
+  /** On when an OTLP endpoint is set. */
+  enabled: boolean;
+  serviceName: string;
+  endpoint?: string;
+  tracesEndpoint?: string;
+  protocol: 'http/protobuf' | 'http/json' | 'grpc';
+  sampler: (typeof SAMPLERS)[number];
+  samplerArg?: number;
+}
+
+export function tracingSettingsFrom(env: TracingEnv, serviceName: string): TracingSettings {
+  return {
+    enabled: Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+    serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
+    endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    tracesEndpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+    protocol: env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+    sampler: env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on',
+    samplerArg: env.OTEL_TRACES_SAMPLER_ARG,
+  };
+}
 
 export interface Tracing {
   readonly enabled: boolean;
@@ -141,13 +168,11 @@ export interface Tracing {
  * stdout) when an OTLP endpoint is configured; otherwise does nothing. Process-wide:
  * call once, from main.
  */
-export async function startTracing(env: TracingEnv, serviceName: string, logger?: Logger): Promise<Tracing> {
-  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
-    return { enabled: false, shutdown: async () => {} };
-  }
+export async function startTracing(settings: TracingSettings, logger?: Logger): Promise<Tracing> {
+  if (!settings.enabled) return { enabled: false, shutdown: async () => {} };
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const sdk = new NodeSDK({
-    serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
+    serviceName: settings.serviceName,
     instrumentations: [],
     metricReaders: [],
     logRecordProcessors: [],
@@ -155,8 +180,9 @@ export async function startTracing(env: TracingEnv, serviceName: string, logger?
   sdk.start();
   logger?.info(
     {
-      endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
-      protocol: env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+      endpoint: settings.tracesEndpoint ?? settings.endpoint,
+      protocol: settings.protocol,
+      sampler: settings.sampler,
     },
     'tracing on',
   );

@@ -9,14 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createRedisKeyValue } from '@skiptrace/kv';
-import { createRabbitBus } from '@skiptrace/messaging';
+import { createBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, randomPrefix, testUrls } from '@skiptrace/testing';
+import { Agent, request } from 'undici';
 import { webhookConfig } from '../src/config.ts';
 import { createDispatcher } from '../src/dispatcher.ts';
 import { insertEndpoint } from '../src/endpoint.repository.ts';
-import { generateSecret } from '../src/signing.ts';
+import { generateSecret, sign } from '../src/signing.ts';
 import { webhookMigrationsDir } from '../test/harness.ts';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '../../../test/bench/cpu-time.ts';
 
@@ -30,8 +31,8 @@ const vhost = await createTestVhost('dispatch-bench');
 const prefix = randomPrefix('dispatch-bench');
 const db = createPostgresDatabase({ url: database.url, migrationsDir: webhookMigrationsDir(), max: 20 });
 await db.migrate();
-const publisher = await createRabbitBus({ url: vhost.url });
-const bus = await createRabbitBus({ url: vhost.url });
+const publisher = await createBus({ amqpUrl: vhost.url });
+const bus = await createBus({ amqpUrl: vhost.url });
 const kv = createRedisKeyValue({ url: urls.redisUrl, prefix });
 
 // Receiver: 200 on /ok, silence on /hang. BENCH_RECEIVER=process (default): its own
@@ -151,6 +152,59 @@ async function throughput(account: string, hanging: number) {
   };
 }
 
+/**
+ * The same-minutes reference: what the receiver takes on this machine right now without a
+ * dispatcher — the same signed bodies POSTed straight from this process (undici, as many in
+ * flight as the dispatcher may hold for the healthy endpoints), no broker, store or schedule.
+ * The dispatcher's rate divided by this one is comparable between runs on a drifting VM.
+ */
+async function barePosts(account: string) {
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const secret = generateSecret();
+  const expected = EVENTS * HEALTHY;
+  let sent = 0;
+  const cpuBefore = await cpuSnapshot(groups);
+  const start = performance.now();
+  async function loop() {
+    while (sent < expected) {
+      sent++;
+      const id = nextId++;
+      const payload = JSON.stringify({
+        id,
+        street_address: '1 Main St',
+        city: account,
+        state: 'TX',
+        zip_code: '78701',
+      });
+      const messageId = `msg_${id}`;
+      const timestamp = Math.floor(Date.now() / 1000);
+      const res = await request(`${base}/ok`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': messageId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': sign(secret, messageId, timestamp, payload),
+        },
+        body: payload,
+        dispatcher: agent,
+      });
+      await res.body.dump();
+    }
+  }
+  await Promise.all(Array.from({ length: HEALTHY * config.endpointConcurrency }, loop));
+  await until(() => (arrived.get(account) ?? 0) >= expected);
+  const seconds = (performance.now() - start) / 1000;
+  const cpuMsPerDelivery = cpuPerRequest(cpuBefore, await cpuSnapshot(groups), expected);
+  await agent.close();
+  return {
+    deliveries: expected,
+    seconds: +seconds.toFixed(2),
+    perSecond: Math.round(expected / seconds),
+    cpuMsPerDelivery,
+  };
+}
+
 /** Added latency (publish → receiver) at a fixed, unsaturated rate. */
 async function latency(account: string, eventsPerSecond: number, events: number) {
   await addEndpoints(account, HEALTHY, 0);
@@ -167,6 +221,7 @@ async function latency(account: string, eventsPerSecond: number, events: number)
   };
 }
 
+const bare = await barePosts('bare');
 const healthy = await throughput('healthy', 0);
 const withBad = await throughput('one_timing_out', 1);
 const lat = await latency('latency', 100, 500);
@@ -186,6 +241,7 @@ console.log(
         ratioToAllHealthy: +(withBad.perSecond / healthy.perSecond).toFixed(3),
       },
       addedLatencyMs: lat,
+      referenceBarePosts: { ...bare, ratioOfDispatcher: +(healthy.perSecond / bare.perSecond).toFixed(3) },
     },
     null,
     2,

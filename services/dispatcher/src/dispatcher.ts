@@ -2,7 +2,6 @@ import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { Consumer, MessageBus } from '@skiptrace/messaging';
-import { QUEUES } from '@skiptrace/contracts';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
 import { createAttemptWriter } from './attempt-writer.ts';
@@ -121,10 +120,9 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       logger.info({ reconciled }, 'delivery schedule reconciled from the store');
       scheduleCheck();
       worker.start();
-      consumer = await bus.consume(
-        { queue: QUEUES.webhookEvents.name, topics: [...QUEUES.webhookEvents.topics], prefetch: deps.prefetch ?? 64 },
-        (delivery) => handleEvent(delivery),
-      );
+      consumer = await bus.consume('webhooks.events', { prefetch: deps.prefetch ?? 64 }, async (delivery) => {
+        await handleEvent(delivery);
+      });
     },
     async stop(options = {}) {
       if (state === 'stopped') return;

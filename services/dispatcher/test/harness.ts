@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { createMemoryKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createPgliteDatabase, DEFAULT_MIGRATIONS_DIR, type Database } from '@skiptrace/storage';
 import { createBearerAuth } from '@skiptrace/bearer';
@@ -73,7 +73,7 @@ export async function createHarness(
 ): Promise<Harness> {
   const db = createPgliteDatabase({ migrationsDir: webhookMigrationsDir() });
   await db.migrate();
-  const bus = createMemoryBus();
+  const bus = await createBus();
   const config = webhookConfig({ allowPrivate: true, pollMs: 10, ...overrides });
   const clock = manualClock();
   const kv = createMemoryKeyValue({ now: clock.now });

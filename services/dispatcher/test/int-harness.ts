@@ -1,5 +1,5 @@
 import { createRedisKeyValue, type KeyValueStore } from '@skiptrace/kv';
-import { createRabbitBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import {
@@ -43,7 +43,7 @@ export async function createIntHarness(overrides: Partial<WebhookConfig> = {}): 
   const redisPrefix = randomPrefix('dispatcher');
   const db = createPostgresDatabase({ url: database.url, migrationsDir: webhookMigrationsDir() });
   await db.migrate();
-  const publisher = await createRabbitBus({ url: vhost.url });
+  const publisher = await createBus({ amqpUrl: vhost.url });
   const kv = createRedisKeyValue({ url: urls.redisUrl, prefix: redisPrefix });
   const config = webhookConfig({
     allowPrivate: true,
@@ -61,7 +61,7 @@ export async function createIntHarness(overrides: Partial<WebhookConfig> = {}): 
     redisPrefix,
     kv,
     async spawn() {
-      const bus = await createRabbitBus({ url: vhost.url });
+      const bus = await createBus({ amqpUrl: vhost.url });
       const ownKv = createRedisKeyValue({ url: urls.redisUrl, prefix: redisPrefix });
       const dispatcher = createDispatcher({ db, bus, kv: ownKv, config, logger: silentLogger() });
       owned.push({ dispatcher, close: async () => (await bus.close(), await ownKv.close()) });

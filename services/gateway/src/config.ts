@@ -19,7 +19,7 @@ export const gatewayEnv = z.object({
     .url()
     .optional()
     .describe(
-      "where the gateway fetches the issuer's JWKS, e.g. auth's Service inside the cluster. Default <AUTH_ISSUER>/oauth/jwks",
+      "where the gateway fetches the issuer's JWKS, e.g. auth's Service inside the cluster. Default <AUTH_ISSUER>/oauth/jwks (one-process mode: its own OAuth server's keys, read in-process)",
     ),
   PUBLIC_URL: z
     .url()

@@ -4,18 +4,18 @@ import { createBatchesRouter } from '@skiptrace/batches';
 import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
 import { createWebhooksRouter, webhookConfig } from '@skiptrace/dispatcher';
 import { createMemoryKeyValue } from '@skiptrace/kv';
-import { createMemoryBus } from '@skiptrace/messaging';
+import { createBus } from '@skiptrace/messaging';
 import { createHealth, silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { Express } from 'express';
 import request, { type Response } from 'supertest';
 import { createGatewayService } from '../src/gateway.service.ts';
-import { testAuth } from './harness.ts';
+import { testAuth, testHttpConfig } from './harness.ts';
 
 /** The gateway as main.ts and the standalone compose it: skip-trace, batch, webhook and client routes. */
-function composeApi(db: Database, accounts: Accounts): Express {
+async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
   const logger = silentLogger();
-  const bus = createMemoryBus();
+  const bus = await createBus();
   return createGatewayService({
     db,
     bus,
@@ -23,13 +23,7 @@ function composeApi(db: Database, accounts: Accounts): Express {
     logger,
     health: createHealth(),
     kv: createMemoryKeyValue(),
-    config: {
-      syncDeadlineMs: 1_000,
-      maxBodyBytes: 16 * 1024,
-      publicUrl: 'http://test/api/v1',
-      authUrl: 'http://test',
-      rateLimitPerMinute: 0,
-    },
+    config: testHttpConfig(1_000),
     routers: {
       '/': createBatchesRouter({ db, bus, auth: testAuth, logger }),
       '/webhooks': createWebhooksRouter({
@@ -81,7 +75,7 @@ beforeAll(async () => {
   accounts = createAccounts(db);
   await accounts.createAccount({ id: 'alice', name: 'Alice' });
   await accounts.createAccount({ id: 'bob', name: 'Bob' });
-  app = composeApi(db, accounts);
+  app = await composeApi(db, accounts);
   doc = (await request(app).get('/api/v1/openapi.json').expect(200)).body;
 }, 60_000);
 afterAll(() => db.close());

@@ -1,7 +1,7 @@
 import type { Property } from '@skiptrace/contracts';
 import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
-import { createMemoryBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { ApiError, createHealth, silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { RequestHandler } from 'express';
@@ -60,11 +60,20 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The gateway's HTTP settings in these tests. */
+export const testHttpConfig = (syncDeadlineMs: number, rateLimitPerMinute = 0) => ({
+  syncDeadlineMs,
+  maxBodyBytes: 16 * 1024,
+  publicUrl: 'http://test/api/v1',
+  authUrl: 'http://test',
+  rateLimitPerMinute,
+});
+
 export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute = 0): Promise<Harness> {
   const logger = silentLogger();
   const db = createPgliteDatabase({});
   await db.migrate();
-  const bus = createMemoryBus();
+  const bus = await createBus();
   const worker = createWorkerService({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
   await worker.start();
   const app = createGatewayService({
@@ -74,13 +83,7 @@ export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute =
     logger,
     health: createHealth(),
     kv: createMemoryKeyValue(),
-    config: {
-      syncDeadlineMs,
-      maxBodyBytes: 16 * 1024,
-      publicUrl: 'http://test/api/v1',
-      authUrl: 'http://test',
-      rateLimitPerMinute,
-    },
+    config: testHttpConfig(syncDeadlineMs, rateLimitPerMinute),
   });
   return {
     app,

@@ -12,27 +12,26 @@ import {
   createShutdown,
   loadConfig,
   metricsRegistry,
-  observabilityEnvSchema,
-  setMetricsEnabled,
-  startTracing,
+  observabilityEnv,
+  observabilitySettingsFrom,
+  startObservability,
 } from '@skiptrace/runtime';
-import { wireBatchChunks } from '@skiptrace/worker';
+import { wireBatchChunks, workerConfigFrom, workerEnv } from '@skiptrace/worker';
 import type { BatchWorkerMessage, BatchWorkerRequest } from './batch-worker.ts';
-import { standaloneConfigFrom, standaloneEnv } from './config.ts';
 
-const env = loadConfig(standaloneEnv);
-const config = standaloneConfigFrom(env);
+// The worker's own schema and settings function over the one-process environment: the same
+// worker settings the main process computes (services/standalone/test/settings.test.ts), without
+// loading the other services (the OAuth server, the gateway, the console) into this process.
+const env = loadConfig(workerEnv.extend(observabilityEnv));
+const config = workerConfigFrom(env);
 const logger = createLogger({ name: 'skiptrace-batch-worker', level: env.LOG_LEVEL });
 const send = (message: BatchWorkerMessage) => process.send?.(message);
-const observability = loadConfig(observabilityEnvSchema);
-setMetricsEnabled(observability.METRICS_ENABLED);
-const tracing = await startTracing(observability, 'skiptrace-batch-worker', logger);
 const shutdown = createShutdown(logger);
-shutdown.add('tracing', () => tracing.shutdown());
+await startObservability(observabilitySettingsFrom(env, 'skiptrace-batch-worker'), { logger, shutdown });
 const adapters = { logger, shutdown, health: createHealth({}) };
 const db = await openDatabase(env, adapters);
 const bus = await openBus(env, adapters);
-const chunks = wireBatchChunks({ db, bus, logger }, config.worker);
+const chunks = wireBatchChunks({ db, bus, logger }, config);
 await chunks.start();
 shutdown.add('batch chunks', () => chunks.stop());
 

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { authConfigFrom, authEnv, type AuthConfig } from '@skiptrace/auth';
 import { dispatcherEnv, webhookConfigFrom, webhookEnv, type WebhookConfig } from '@skiptrace/dispatcher';
 import { gatewayConfigFrom, gatewayEnv, type GatewayProcessConfig } from '@skiptrace/gateway';
-import { envInt, envPort } from '@skiptrace/runtime';
+import {
+  envInt,
+  envPort,
+  observabilityEnv,
+  observabilitySettingsFrom,
+  type ObservabilitySettings,
+} from '@skiptrace/runtime';
 import { workerConfigFrom, workerEnv, type WorkerProcessConfig } from '@skiptrace/worker';
 
 /** The services whose environments the one-process mode unites. */
@@ -31,10 +37,12 @@ export const standaloneOwnEnv = {
 };
 
 /**
- * Environment of the one-process mode: the union of the services' schemas plus its own
- * few keys, parsed once (loadConfig: `_FILE` secrets, one error naming every bad variable).
+ * Environment of the one-process mode: the union of the services' schemas and the metrics
+ * and tracing variables every process reads, plus its own few keys, parsed once
+ * (loadConfig: `_FILE` secrets, one error naming every bad variable).
  */
 export const standaloneEnv = z.object({
+  ...observabilityEnv,
   ...workerEnv.shape,
   ...dispatcherEnv.shape,
   ...authEnv.shape,
@@ -51,6 +59,8 @@ export interface StandaloneConfig {
   auth: AuthConfig;
   worker: WorkerProcessConfig;
   dispatcher: WebhookConfig;
+  /** Metrics and tracing, as every split service computes them (service name `skiptrace`). */
+  observability: ObservabilitySettings;
   /** Demo contacts generated on first start. */
   demoRows: number;
   /**
@@ -81,6 +91,7 @@ export function standaloneConfigFrom(env: StandaloneEnv): StandaloneConfig {
     auth,
     worker: workerConfigFrom(env),
     dispatcher: webhookConfigFrom(env),
+    observability: observabilitySettingsFrom(env, 'skiptrace'),
     demoRows: env.SKIPTRACE_DEMO_ROWS,
     batchWorker: env.SKIPTRACE_BATCH_WORKER,
   };

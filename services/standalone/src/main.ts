@@ -1,13 +1,13 @@
 // `pnpm start`: the whole platform in one process on embedded defaults.
-import { createLogger, exitOnSignals, loadConfig, observabilityEnvSchema, startTracing } from '@skiptrace/runtime';
-import { standaloneEnv } from './config.ts';
+import { createLogger, exitOnSignals, loadConfig, startTracing } from '@skiptrace/runtime';
+import { standaloneConfigFrom, standaloneEnv } from './config.ts';
 import { createSystem } from './system.ts';
 
 // The parsed LOG_LEVEL (a bad value stops here, with every bad variable named).
-const { LOG_LEVEL } = loadConfig(standaloneEnv);
-const logger = createLogger({ name: 'skiptrace', level: LOG_LEVEL });
+const { env, observability } = standaloneConfigFrom(loadConfig(standaloneEnv));
+const logger = createLogger({ name: 'skiptrace', level: env.LOG_LEVEL });
 // Tracing is process-wide: started before the system so its first spans are exported.
-const tracing = await startTracing(loadConfig(observabilityEnvSchema), 'skiptrace', logger);
+const tracing = await startTracing(observability.tracing, logger);
 const system = await createSystem(process.env, logger);
 exitOnSignals(
   {

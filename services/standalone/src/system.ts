@@ -11,8 +11,6 @@ import {
   finishApp,
   listen,
   loadConfig,
-  metricsOptionsFrom,
-  observabilityEnvSchema,
   observeHttp,
   setMetricsEnabled,
   type Logger,
@@ -46,9 +44,9 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
   const config = standaloneConfigFrom(env);
   const log = logger ?? createLogger({ name: 'skiptrace', level: env.LOG_LEVEL });
   const shutdown = createShutdown(log);
-  const observability = loadConfig(observabilityEnvSchema, envInput);
-  setMetricsEnabled(observability.METRICS_ENABLED);
-  const health = createHealth({ metrics: metricsOptionsFrom(observability) });
+  // Tracing is process-wide and started by main.ts (startTracing with config.observability.tracing).
+  setMetricsEnabled(config.observability.metrics.enabled);
+  const health = createHealth({ metrics: config.observability.metrics });
   await mkdir(env.SKIPTRACE_DATA_DIR, { recursive: true });
 
   const adapters = { logger: log, shutdown, health };
@@ -72,7 +70,9 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
       kv,
       logger: log,
       health,
-      jwks: () => auth.jwks(),
+      // AUTH_JWKS_URL means what it means to the gateway: where the token keys come from.
+      // Unset, they are this process's own OAuth server's, read in-process instead of over HTTP.
+      jwks: env.AUTH_JWKS_URL ? undefined : () => auth.jwks(),
       consoleSampleCsv: config.demoRows > 0 ? join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv') : undefined,
     },
     config.gateway,

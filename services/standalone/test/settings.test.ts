@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { authConfigFrom } from '@skiptrace/auth';
 import { webhookConfigFrom } from '@skiptrace/dispatcher';
 import { gatewayConfigFrom } from '@skiptrace/gateway';
-import { loadConfig } from '@skiptrace/runtime';
+import { loadConfig, observabilityEnv, observabilityEnvSchema, observabilitySettingsFrom } from '@skiptrace/runtime';
 import { workerConfigFrom } from '@skiptrace/worker';
 import {
   SERVICE_ENVS,
@@ -89,6 +89,14 @@ const CASES: Record<string, string> = {
   BATCH_MAX_CHUNK_DISPATCHES: '2',
   SKIPTRACE_DEMO_ROWS: '0',
   SKIPTRACE_BATCH_WORKER: 'inline',
+  METRICS_ENABLED: 'false',
+  METRICS_TOKEN: 'a-metrics-scrape-token-of-32-chars',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://otel-collector:4318/v1/traces',
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+  OTEL_SERVICE_NAME: 'skiptrace-eu',
+  OTEL_TRACES_SAMPLER: 'traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: '0.25',
 };
 
 /**
@@ -113,7 +121,7 @@ const PROCESS_KEYS = [
 const processOf = (env: Record<string, unknown>) =>
   Object.fromEntries(PROCESS_KEYS.filter((k) => k in env).map((k) => [k, env[k]]));
 
-/** A service's settings, as its own main.ts computes them. */
+/** A service's settings, as its own main.ts computes them (metrics and tracing: startProcess). */
 function serviceSettings(service: Service, input: Record<string, string>): unknown {
   // The worker process requires its URLs; the schema shared with the standalone does not.
   const env = loadConfig(SERVICE_ENVS[service], input) as never;
@@ -123,14 +131,15 @@ function serviceSettings(service: Service, input: Record<string, string>): unkno
     worker: workerConfigFrom,
     dispatcher: webhookConfigFrom,
   }[service](env);
-  return { config, process: processOf(env) };
+  const observability = observabilitySettingsFrom(loadConfig(observabilityEnvSchema, input), service);
+  return { config, process: processOf(env), observability };
 }
 
 const standalone = (input: Record<string, string>): StandaloneConfig =>
   standaloneConfigFrom(loadConfig(standaloneEnv, input));
 /** The same service's settings inside the one-process system. */
 function standaloneSettings(service: Service, system: StandaloneConfig): unknown {
-  return { config: system[service], process: processOf(system.env) };
+  return { config: system[service], process: processOf(system.env), observability: system.observability };
 }
 
 /** Everything the one-process system is built from (its parsed env only where adapters and logger read it). */
@@ -148,9 +157,15 @@ function changedPaths(a: unknown, b: unknown, prefix = ''): string[] {
 const at = (value: unknown, path: string) =>
   path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], value);
 
-const owners = (name: string) => (Object.keys(SERVICE_ENVS) as Service[]).filter((s) => name in SERVICE_ENVS[s].shape);
+/** The services reading a variable: metrics and tracing variables are read by every process. */
+const owners = (name: string) =>
+  (Object.keys(SERVICE_ENVS) as Service[]).filter((s) => name in SERVICE_ENVS[s].shape || name in observabilityEnv);
 const variables = [
-  ...new Set([...Object.values(SERVICE_ENVS).flatMap((s) => Object.keys(s.shape)), ...Object.keys(standaloneOwnEnv)]),
+  ...new Set([
+    ...Object.values(SERVICE_ENVS).flatMap((s) => Object.keys(s.shape)),
+    ...Object.keys(observabilityEnv),
+    ...Object.keys(standaloneOwnEnv),
+  ]),
 ];
 
 describe('every documented variable means the same in its service and in the one-process mode', () => {

@@ -1,4 +1,4 @@
-import { parseMessage, QUEUES, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
+import type { PropertyResponse, SkipTraceJob } from '@skiptrace/contracts';
 import {
   completeProperties,
   completeProperty,
@@ -9,7 +9,7 @@ import {
   toResponse,
   type TraceEngine,
 } from '@skiptrace/core';
-import type { Consumer, Delivery, MessageBus } from '@skiptrace/messaging';
+import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { createBatcher, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { z } from 'zod';
@@ -30,6 +30,7 @@ export interface WorkerDeps {
 }
 
 type Job = z.infer<typeof SkipTraceJob>;
+type JobDelivery = BusDelivery<'skiptrace.jobs'>;
 
 /** Batches in progress at once per stage (lookup, store) of each worker. */
 const CONCURRENT_BATCHES = 2;
@@ -57,7 +58,7 @@ export function createWorkerService({ db, bus, engine, logger, config }: WorkerD
   // between storing and publishing loses no event. An erased property yields nothing.
   // The waiting caller is answered as soon as the result is stored; the job is acked only
   // once both events are confirmed, so a failed publish redelivers the job, not the answer.
-  async function trace(job: Job, delivery: Delivery): Promise<PropertyResponse | undefined> {
+  async function trace(job: Job, delivery: JobDelivery): Promise<PropertyResponse | undefined> {
     const row = await store({ id: String(job.propertyId), outcome: await lookup(job) });
     if (!row) return undefined;
     const response = toResponse(row);
@@ -69,8 +70,8 @@ export function createWorkerService({ db, bus, engine, logger, config }: WorkerD
     return response;
   }
 
-  async function handle(delivery: Delivery) {
-    const job = parseMessage('job.skiptrace', delivery.payload);
+  async function handle(delivery: JobDelivery) {
+    const job = delivery.payload;
     try {
       return await trace(job, delivery);
     } catch (err) {
@@ -93,12 +94,8 @@ export function createWorkerService({ db, bus, engine, logger, config }: WorkerD
     handle,
     async start() {
       consumer = await bus.consume(
-        {
-          queue: QUEUES.skiptraceJobs.name,
-          topics: [...QUEUES.skiptraceJobs.topics],
-          prefetch: config.prefetch,
-          maxAttempts: config.maxAttempts,
-        },
+        'skiptrace.jobs',
+        { prefetch: config.prefetch, maxAttempts: config.maxAttempts },
         handle,
       );
     },

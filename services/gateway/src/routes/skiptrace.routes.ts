@@ -1,4 +1,4 @@
-import { PACKED_MESSAGES, skiptraceApi, type PropertyResponse, type SkipTraceJob } from '@skiptrace/contracts';
+import { skiptraceApi, type SkipTraceJob } from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
   deleteProperty,
@@ -68,11 +68,10 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
       requestedAt: new Date().toISOString(),
     };
     try {
-      const reply = (await bus.request('job.skiptrace', job, {
+      const reply = await bus.request('job.skiptrace', job, {
         messageId: `trace-${row.id}`,
         timeoutMs: config.syncDeadlineMs,
-        pack: PACKED_MESSAGES.has('job.skiptrace'),
-      })) as PropertyResponse;
+      });
       res.json(reply);
     } catch (err) {
       // Deadline passed, or the broker dropped mid-request: the row is stored and the

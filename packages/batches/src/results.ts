@@ -1,0 +1,57 @@
+/**
+ * Where a batch row's outcome is stored: `batch_results` (migration 070), one row per traced
+ * batch row, written insert-only. The row's `properties` row keeps its input and stays
+ * `pending`; readers (GET /property/skiptrace, the export) take the outcome from here.
+ *
+ * Locking: every writer of a batch's results (a chunk, cancel, fail) and every eraser (purge,
+ * DELETE /plants/{id}) first locks the batch's `batches` row, and writes in a later statement
+ * of the same transaction — so its snapshot sees whatever the previous holder committed:
+ * a result is never stored for a row erased meanwhile, and an erase never misses a result.
+ */
+import type { Database, Sql } from '@skiptrace/storage';
+
+/**
+ * The reuse key of a properties row (alias `p`): address and owner name, case-insensitive,
+ * as a uuid (md5). Stored in batch_results.trace_key and looked up with the same expression.
+ */
+export const traceKeySql = (p: string) =>
+  `md5(concat_ws(chr(31), lower(${p}.street_address), left(${p}.zip_code, 5), lower(${p}.city), upper(${p}.state),
+     lower(coalesce(${p}.first_name, '')), lower(coalesce(${p}.last_name, ''))))::uuid`;
+
+/** Locks the batch row; its status, or undefined when the batch is gone. */
+export async function lockBatch(tx: Sql, batchId: string): Promise<string | undefined> {
+  const { rows } = await tx.query<{ status: string }>(`SELECT status FROM batches WHERE id = $1::bigint FOR UPDATE`, [
+    batchId,
+  ]);
+  return rows[0]?.status;
+}
+
+/** A batch row not traced yet: its properties row has no batch_results row (a PK probe). */
+export const pendingSql = (p: string, batchIdBigint: string) =>
+  `${p}.status = 'pending' AND (SELECT true FROM batch_results r
+     WHERE r.batch_id = ${batchIdBigint} AND r.row_number = ${p}.row_number) IS NULL`;
+
+/**
+ * Stores `reason` as the `failed` outcome of every row of the batch still without one;
+ * returns how many. The caller holds the batch row's lock (lockBatch).
+ */
+export async function failRemainingRows(tx: Sql, batchId: string, reason: string, at: Date): Promise<number> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, error, results, completed_at)
+     SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, 'failed', $3::text, '[]', $4::timestamptz
+       FROM properties p WHERE p.batch_id = $2::text AND ${pendingSql('p', '$1::bigint')}
+     ON CONFLICT DO NOTHING`,
+    [batchId, batchId, reason, at],
+  );
+  return rowCount;
+}
+
+/** Deletes a batch with all its rows, results and rejects (purge, failed or abandoned upload). */
+export async function deleteBatchData(db: Database, batchId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    // First: waits for a chunk storing results, and keeps any later one from storing more.
+    await tx.query(`DELETE FROM batches WHERE id = $1::bigint`, [batchId]);
+    await tx.query(`DELETE FROM properties WHERE batch_id = $1::text`, [batchId]);
+    await tx.query(`DELETE FROM batch_results WHERE batch_id = $1::bigint`, [batchId]);
+  });
+}
