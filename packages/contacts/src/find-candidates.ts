@@ -3,18 +3,18 @@
  *
  * findCandidates: every stored contact a query could be, found by three blocking keys
  * (docs/matching.md) — the exact address key; the same ZIP5 and house number (a
- * misspelt street); the same state, city and house number (a wrong ZIP). One statement for
+ * misspelt street); the same state, city and house number (a wrong ZIP) — or by the exact
+ * address key alone (`blocks = 'address'`, the engine's first step). One statement for
  * the whole batch: the queries' keys are unnest'ed arrays and each key probes the indexes
  * of migration 022 from a LATERAL subquery with a LIMIT. The LATERAL reference rules out a
  * hash join, and the LIMIT bounds the candidates per query, so an index scan per query is
  * the only sensible plan even before the table has statistics. Candidates come back with
- * their names and keys; phones, e-mails and source only for rows at the query's exact
- * address key (most answers), the others are read by loadContactDetails when chosen.
+ * their names, keys, phones, e-mails and source.
  *
  * loadContactDetails: the chosen contacts' phones with Do-Not-Call and litigator flags
- * (one query on `suppression` by `number = ANY($1)`, plus one by id for chosen rows found
- * off the exact address key). So a batch chunk of hundreds of properties costs two round
- * trips in the common case, three when a misspelt address matched.
+ * (one query on `suppression` by `number = ANY($1)`; one by id only for candidates that did
+ * not come from findCandidates). So a batch of queries all found at their address costs two
+ * round trips (exact-key lookup, suppression), three when any query needs the other keys.
  */
 import type { Phone } from '@skiptrace/contracts';
 import type { Sql } from '@skiptrace/storage';
@@ -40,7 +40,12 @@ export interface CandidateLimits {
   cityNumber: number;
 }
 
-export const CANDIDATE_LIMITS: CandidateLimits = { address: 200, zipNumber: 25, cityNumber: 25 };
+/**
+ * The fuzzy blocks were 25 rows until the stress evaluation found apartment buildings with
+ * more residents than that at one (ZIP, number): a misspelt street then left the person
+ * asked for out, and a housemate with a similar name (Joan for Jean) was returned.
+ */
+export const CANDIDATE_LIMITS: CandidateLimits = { address: 200, zipNumber: 200, cityNumber: 100 };
 
 export interface ContactDetails {
   /** In the file's order; dnc/litigator reflect the suppression lists at query time. */
@@ -112,11 +117,13 @@ const NEAR_BLOCKS = `(SELECT ${COLUMNS} FROM contacts
     WHERE state = q.state AND city = q.city AND ${HOUSE_NUMBER} = q.hn AND zip5 IS DISTINCT FROM q.zip5
     LIMIT $8::int)`;
 
+// Phones, e-mails and source for every row: the first step reads only the exact key, and
+// the second only serves the few queries that found nobody there, so a person chosen
+// through another key needs no further read.
 const candidatesSql = (blocks: string) => `
-SELECT q.i, c.id, c.address_key, c.unit_key, c.first_name, c.last_name, c.first_norm, c.last_norm, c.street_address, c.city, c.state, c.zip5,
-       CASE WHEN c.address_key = q.akey THEN c.phones END AS phones,
-       CASE WHEN c.address_key = q.akey THEN c.emails END AS emails,
-       CASE WHEN c.address_key = q.akey THEN c.source END AS source
+SELECT q.i, ${COLUMNS.split(', ')
+  .map((column) => `c.${column}`)
+  .join(', ')}
 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS q(akey, hn, zip5, state, city, i)
 CROSS JOIN LATERAL (
   ${blocks}
