@@ -133,9 +133,12 @@ async function writeBatchFile(path: string, variant: number): Promise<void> {
 const quantile = (sorted: number[], q: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** Open-loop synchronous requests at `rate` per second until stopped; latencies in ms. */
+/**
+ * Open-loop synchronous requests at `rate` per second until stopped; latencies in ms, overall
+ * and by the stage of the batch each request started in (stop(stages): the stages' start times).
+ */
 function startProbes(token: string, bodies: string[], rate: number) {
-  const latencies: number[] = [];
+  const samples: { at: number; ms: number }[] = [];
   let errors = 0;
   let next = 0;
   const inFlight = new Set<Promise<void>>();
@@ -149,7 +152,7 @@ function startProbes(token: string, bodies: string[], rate: number) {
     })
       .then(async (res) => {
         await res.arrayBuffer();
-        if (res.status === 200) latencies.push(performance.now() - t);
+        if (res.status === 200) samples.push({ at: t, ms: performance.now() - t });
         else errors++;
       })
       .catch(() => void errors++)
@@ -157,18 +160,28 @@ function startProbes(token: string, bodies: string[], rate: number) {
     inFlight.add(p);
   };
   const timer = rate > 0 ? setInterval(fire, 1000 / rate) : undefined;
+  const r = (ms: number) => Math.round(ms * 10) / 10;
+  const summary = (list: { ms: number }[]) => {
+    const sorted = list.map((x) => x.ms).sort((a, b) => a - b);
+    return { p50ms: r(quantile(sorted, 0.5)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1) ?? 0) };
+  };
   return {
-    async stop() {
+    async stop(stages: Record<string, number> = {}) {
       clearInterval(timer);
       await Promise.all(inFlight);
-      const sorted = latencies.sort((a, b) => a - b);
-      const r = (ms: number) => Math.round(ms * 10) / 10;
+      const starts = Object.entries(stages).sort((a, b) => a[1] - b[1]);
+      const byStage = Object.fromEntries(
+        starts.map(([name, from], i) => {
+          const to = starts[i + 1]?.[1] ?? Infinity;
+          const list = samples.filter((x) => x.at >= from && x.at < to);
+          return [name, { requests: list.length, ...summary(list) }];
+        }),
+      );
       return {
-        requests: sorted.length + errors,
+        requests: samples.length + errors,
         errors,
-        p50ms: r(quantile(sorted, 0.5)),
-        p99ms: r(quantile(sorted, 0.99)),
-        maxMs: r(sorted.at(-1) ?? 0),
+        ...summary(samples),
+        ...(starts.length > 0 ? { byStage } : {}),
       };
     },
   };
@@ -375,7 +388,7 @@ try {
     }
     const t3 = performance.now();
     const c3 = await sampler.cpuMs();
-    const sync = await probes?.stop();
+    const sync = await probes?.stop({ upload: t0, trace: t1, export: t2 });
     const peakRssMiB = sampler.stop();
     if (lines !== rows + 1) throw new Error(`export had ${lines} lines, expected ${rows + 1}`);
     const s = (ms: number) => Math.round(ms / 100) / 10;

@@ -10,10 +10,14 @@ import { createContactTraceEngine } from '@skiptrace/core';
 import {
   generatePopulation,
   generateQueries,
+  generateStressPopulation,
+  generateStressQueries,
   gradeEvaluation,
   populationCsv,
+  type EvalQuery,
   type EvalReport,
   type EvalResult,
+  type Population,
 } from '@skiptrace/matching';
 import type { Database } from '@skiptrace/storage';
 
@@ -23,21 +27,35 @@ export interface EvaluationOptions {
   seed: number;
   /** Queries per traceMany call (as a batch chunk). */
   batch?: number;
+  /**
+   * `standard`: the evaluation's population and noise kinds. `stress`: the harder population
+   * (evaluation-stress.ts) with the standard kinds and the stress kinds.
+   */
+  set?: 'standard' | 'stress';
+  /** Called per query with what came back (the command's --misses listing). */
+  onResult?: (query: EvalQuery, results: EvalResult[], population: Population) => void;
 }
 
 export async function runMatchingEvaluation(db: Database, options: EvaluationOptions): Promise<EvalReport> {
-  const population = generatePopulation({ households: options.households, seed: options.seed });
+  const stress = options.set === 'stress';
+  const population = (stress ? generateStressPopulation : generatePopulation)({
+    households: options.households,
+    seed: options.seed,
+  });
   const counts = await importContacts(db, populationCsv(population), { format: 'csv', source: 'matching-evaluation' });
   if (counts.rejected > 0) throw new Error(`the evaluation population had ${counts.rejected} rejected rows`);
   const queries = generateQueries(population, { seed: options.seed + 1, perKind: options.perKind });
+  if (stress) queries.push(...generateStressQueries(population, { seed: options.seed + 2, perKind: options.perKind }));
   const engine = createContactTraceEngine(db);
   const results: EvalResult[][] = [];
   const size = options.batch ?? 250;
   for (let i = 0; i < queries.length; i += size) {
     const outcomes = await engine.traceMany(queries.slice(i, i + size).map((q) => q.property as Property));
-    for (const outcome of outcomes) {
-      results.push(outcome.results.map((r) => ({ phone: r.phones[0]?.number ?? '', confidence: r.confidence })));
-    }
+    outcomes.forEach((outcome, j) => {
+      const got = outcome.results.map((r) => ({ phone: r.phones[0]?.number ?? '', confidence: r.confidence }));
+      results.push(got);
+      options.onResult?.(queries[i + j]!, got, population);
+    });
   }
   return gradeEvaluation(population, queries, results);
 }

@@ -196,7 +196,7 @@ try {
       res.map((r) => (r.length ? 'completed' : 'no_match')),
       n.map(() => false),
       res.map((r) => (r.length ? null : 'no owner found')),
-      res.map((r) => JSON.stringify(r)),
+      `[${res.map((r) => JSON.stringify(r)).join(',')}]`,
       n.map(() => null),
     ];
     return {

@@ -40,7 +40,12 @@ export interface CandidateLimits {
   cityNumber: number;
 }
 
-export const CANDIDATE_LIMITS: CandidateLimits = { address: 200, zipNumber: 25, cityNumber: 25 };
+/**
+ * The fuzzy blocks were 25 rows until the stress evaluation found apartment buildings with
+ * more residents than that at one (ZIP, number): a misspelt street then left the person
+ * asked for out, and a housemate with a similar name (Joan for Jean) was returned.
+ */
+export const CANDIDATE_LIMITS: CandidateLimits = { address: 200, zipNumber: 200, cityNumber: 100 };
 
 export interface ContactDetails {
   /** In the file's order; dnc/litigator reflect the suppression lists at query time. */

@@ -6,7 +6,13 @@ import {
   type CandidateLimits,
   type ContactCandidate,
 } from '@skiptrace/contacts';
-import { blockingKeys, buildMatchQuery, rankCandidates, type RankedCandidate } from '@skiptrace/matching';
+import {
+  blockingKeys,
+  buildMatchQuery,
+  rankCandidates,
+  type BlockingKeys,
+  type RankedCandidate,
+} from '@skiptrace/matching';
 import type { Sql } from '@skiptrace/storage';
 import type { TraceEngine, TraceOutcome } from './trace-engine.ts';
 
@@ -38,10 +44,17 @@ type Ranked = RankedCandidate<{
   c: ContactCandidate;
 }>;
 
-function countAt(candidates: ContactCandidate[], addressKey: string): number {
-  let n = 0;
-  for (const c of candidates) if (c.addressKey === addressKey) n++;
-  return n;
+/** Whether any of the three blocks (find-candidates.ts) returned as many rows as its limit. */
+function anyBlockFull(candidates: ContactCandidate[], key: BlockingKeys, limits: CandidateLimits): boolean {
+  let address = 0;
+  let zipNumber = 0;
+  let cityNumber = 0;
+  for (const c of candidates) {
+    if (c.addressKey === key.addressKey) address++;
+    else if (c.zip5 === key.zip5) zipNumber++;
+    else cityNumber++;
+  }
+  return address >= limits.address || zipNumber >= limits.zipNumber || cityNumber >= limits.cityNumber;
 }
 
 /**
@@ -54,7 +67,7 @@ function countAt(candidates: ContactCandidate[], addressKey: string): number {
 export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOptions = {}): TraceEngine {
   const maxPeople = options.maxPeople ?? DEFAULT_MAX_PEOPLE;
   if (!Number.isInteger(maxPeople) || maxPeople < 1) throw new RangeError(`maxPeople must be a positive integer`);
-  const addressLimit = (options.candidateLimits ?? CANDIDATE_LIMITS).address;
+  const limits = options.candidateLimits ?? CANDIDATE_LIMITS;
   async function traceMany(properties: Property[]): Promise<TraceOutcome[]> {
     const queries = properties.map((p) => buildMatchQuery(p));
     const keys = queries.map((q) => blockingKeys(q.address));
@@ -94,9 +107,8 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const details = chosen.length === 0 ? new Map() : await loadContactDetails(db, chosen);
     return ranked.map((list, i): TraceOutcome => {
       const candidates = found[i] as ContactCandidate[];
-      // The address block came back full: the address holds at least as many contacts as
-      // were read, and the people not read were not compared (docs/matching.md §5).
-      const blockFull = countAt(candidates, keys[i]!.addressKey) >= addressLimit;
+      // A block came back full: the people not read were not compared (docs/matching.md §5).
+      const blockFull = anyBlockFull(candidates, keys[i]!, limits);
       if (list.length === 0) {
         const error = candidates.length > 0 ? NO_NAME : NO_ADDRESS;
         return blockFull

@@ -8,7 +8,7 @@ export interface TraceOutcome {
   /**
    * Present only when `results` may not be everyone who matched (the response's
    * `truncated`): more people matched than the engine's cap (`maxPeople`), or the address
-   * held more contacts than its candidate block reads (CANDIDATE_LIMITS.address), so some
+   * or its near addresses held more contacts than a candidate block reads (CANDIDATE_LIMITS), so some
    * were never compared. It is how many matched among those compared (a lower bound when
    * the block was full).
    */

@@ -73,6 +73,16 @@ describe('address-only queries and the household cap', () => {
     expect((await engine.trace(SMALL)).matched).toBeUndefined();
   });
 
+  it('says so too when a misspelt street reads a full (ZIP, house number) block', async () => {
+    const candidateLimits = { address: 200, zipNumber: 3, cityNumber: 25 };
+    const misspelt = { ...BIG, street_address: '500 Elmm St' };
+    const cut = await createContactTraceEngine(db, { candidateLimits }).trace(misspelt);
+    expect(cut.matched).toBe(3);
+    const whole = await createContactTraceEngine(db, { maxPeople: 20 }).trace(misspelt);
+    expect(whole.results).toHaveLength(12);
+    expect(whole.matched).toBeUndefined();
+  });
+
   it('rejects a cap that is not a positive integer', () => {
     expect(() => createContactTraceEngine(db, { maxPeople: 0 })).toThrow(RangeError);
   });

@@ -8,9 +8,9 @@
  * as Double Metaphone agreement ("sounds alike").
  */
 import { editDistance } from './edit-distance.ts';
-import { areNicknames } from './nickname.ts';
+import { areNicknames, isKnownGivenName } from './nickname.ts';
 import type { NormalizedPerson } from './names.ts';
-import { soundAlike } from './phonetic.ts';
+import { sharedCode } from './phonetic.ts';
 import type { StreetParts } from './street.ts';
 import { SUFFIX_NAME } from './tables/suffixes.ts';
 import { DIRECTIONAL_WORD } from './tables/units.ts';
@@ -53,7 +53,10 @@ export function fuzzyLevel(a: string, b: string, maxEdits = 2): FuzzyLevel {
   const distance = editDistance(a, b, maxEdits);
   if (distance <= 1 && (shorter >= ONE_EDIT_MIN || b.length + a.length <= 5)) return 'typo1';
   if (shorter < ONE_EDIT_MIN) return 'different';
-  if (soundAlike(a, b)) return 'phonetic';
+  // Sounding alike counts when the words start alike or share a code of 3+ sounds: a
+  // 2-sound code shared through an alternate reading ("JN"/"AN": John and Ana) is chance.
+  const code = sharedCode(a, b);
+  if (code !== '' && (sameStart || code.length >= 3)) return 'phonetic';
   if (distance === 2 && (shorter >= TWO_EDITS_MIN || sameStart)) return 'typo2';
   // Long strings (street names run together with their suffix): three edits from 10 letters.
   if (distance === 3 && shorter >= LONG_THREE_EDITS_MIN) return 'typo2';
@@ -64,11 +67,18 @@ function betterFuzzy(a: FuzzyLevel, b: FuzzyLevel): FuzzyLevel {
   return FUZZY_ORDER.indexOf(a) <= FUZZY_ORDER.indexOf(b) ? a : b;
 }
 
+/**
+ * Two given names. Two edits apart, two different known given names ("Maria" and "Carla",
+ * "Adam" and "Alan", "Miguel" and "Manuel") are two people: a typing error rarely turns a
+ * name into another real one, a relative not on file often has one. One edit apart they stay
+ * a typo (spellings of one name: "Jon"/"John", "Sara"/"Sarah"), and so do names that sound alike.
+ */
 function compareGiven(a: string, b: string): FirstLevel {
   if (a === b) return 'exact';
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 'initial' : 'different';
   if (areNicknames(a, b)) return 'nickname';
-  return fuzzyLevel(a, b);
+  const level = fuzzyLevel(a, b);
+  return level === 'typo2' && isKnownGivenName(a) && isKnownGivenName(b) ? 'different' : level;
 }
 
 /**

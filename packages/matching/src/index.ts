@@ -6,7 +6,7 @@ export type { Zip } from './region.ts';
 export { parseStreetLine } from './street.ts';
 export type { StreetParts } from './street.ts';
 export { jaroWinkler } from './jaro-winkler.ts';
-export { areNicknames, formalNamesFor, nicknameTableSize, nicknamesOf } from './nickname.ts';
+export { areNicknames, formalNamesFor, isKnownGivenName, nicknameTableSize, nicknamesOf } from './nickname.ts';
 export { compareNames, nameScore, nameTokens, normalizePerson } from './names.ts';
 export type { NameComparison, NameQuery, NameRecord, NormalizedPerson } from './names.ts';
 export {
@@ -65,6 +65,7 @@ export { DIRECTIONAL_BY_FORM, UNIT_BY_FORM } from './tables/units.ts';
 export { STATE_NAMES } from './tables/states.ts';
 export {
   NOISE_KINDS,
+  STRESS_KINDS,
   RELIABILITY_BANDS,
   formatEvaluation,
   generatePopulation,
@@ -73,4 +74,15 @@ export {
   isAbsentKind,
   populationCsv,
 } from './evaluation.ts';
-export type { EvalPerson, EvalQuery, EvalReport, EvalResult, KindStats, NoiseKind, Population } from './evaluation.ts';
+export type {
+  EvalKind,
+  EvalPerson,
+  EvalQuery,
+  EvalReport,
+  EvalResult,
+  KindStats,
+  NoiseKind,
+  Population,
+  StressKind,
+} from './evaluation.ts';
+export { generateStressPopulation, generateStressQueries } from './evaluation-stress.ts';

@@ -15,6 +15,7 @@
 import { NICKNAME_GROUPS } from './tables/nicknames.ts';
 import { ODU_NICKNAMES_CSV } from './tables/nicknames-odu.ts';
 import { SPANISH_NICKNAME_GROUPS } from './tables/nicknames-es.ts';
+import { GIVEN_NAMES } from './tables/given-names.ts';
 
 const LINKS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const links = new Map<string, Set<string>>();
@@ -48,6 +49,14 @@ const LINKS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
 export function areNicknames(a: string, b: string): boolean {
   if (a === b) return true;
   return LINKS.get(a)?.has(b) ?? false;
+}
+
+/** Names known to be given names: every name of the nickname tables and tables/given-names.ts. */
+const KNOWN_GIVEN: ReadonlySet<string> = new Set([...LINKS.keys(), ...GIVEN_NAMES]);
+
+/** True when the (upper-case) name is a known given name (not a garbled one). */
+export function isKnownGivenName(name: string): boolean {
+  return KNOWN_GIVEN.has(name);
 }
 
 /** The formal names (first word of each group table entry) that `name` belongs to: LIZ → [ELIZABETH]. */

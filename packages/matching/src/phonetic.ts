@@ -18,11 +18,18 @@ export function metaphone(word: string): readonly [string, string] {
   return codes;
 }
 
-/** True when both words are non-empty and share a Double Metaphone code. */
-export function soundAlike(a: string, b: string): boolean {
-  if (a === '' || b === '') return false;
+/** The longest Double Metaphone code the two words share ('' when none or a word is empty). */
+export function sharedCode(a: string, b: string): string {
+  if (a === '' || b === '') return '';
   const [pa, sa] = metaphone(a);
   const [pb, sb] = metaphone(b);
-  if (pa === '' || pb === '') return false;
-  return pa === pb || pa === sb || sa === pb || (sa !== '' && sa === sb);
+  if (pa === '' || pb === '') return '';
+  let best = '';
+  for (const x of [pa, sa]) for (const y of [pb, sb]) if (x !== '' && x === y && x.length > best.length) best = x;
+  return best;
+}
+
+/** True when both words are non-empty and share a Double Metaphone code. */
+export function soundAlike(a: string, b: string): boolean {
+  return sharedCode(a, b) !== '';
 }

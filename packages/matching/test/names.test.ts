@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { areNicknames, formalNamesFor, jaroWinkler, nameScore, nameTokens, normalizePerson } from '../src/index.ts';
+import {
+  areNicknames,
+  editDistance,
+  formalNamesFor,
+  isKnownGivenName,
+  jaroWinkler,
+  nameScore,
+  nameTokens,
+  normalizePerson,
+} from '../src/index.ts';
 
 describe('jaroWinkler', () => {
   it('matches the published reference values', () => {
@@ -135,5 +144,38 @@ describe('nameScore', () => {
 
   it('skips person matching for an organisation owner', () => {
     expect(nameScore({ last: 'Smith Family Trust' }, smith).reasons).toEqual(['name_entity']);
+  });
+});
+
+describe('robustness found by the stress evaluation', () => {
+  const first = (a: string, b: string) => nameScore({ first: a, last: 'Lane' }, { first: b, last: 'Lane' }).first;
+
+  it('counts a slip and a swap next to it as two edits (Damerau–Levenshtein, not restricted)', () => {
+    expect(editDistance('ROSJ', 'ROJAS', 3)).toBe(2);
+    expect(editDistance('ASHFDO', 'ASHFORD', 3)).toBe(2);
+    expect(editDistance('CA', 'ABC', 3)).toBe(2);
+    expect(editDistance('KITTEN', 'SITTING', 5)).toBe(3);
+    expect(editDistance('SMITH', 'XXXXXX', 2)).toBe(3);
+    expect(nameScore({ first: 'Jorge', last: 'Rosj' }, { first: 'Jorge', last: 'Rojas' }).last).toBe('typo2');
+  });
+
+  it('takes two known given names two edits apart for two people, a garbled name for a typo', () => {
+    expect(isKnownGivenName('CARLA')).toBe(true);
+    const pairs: [string, string][] = [
+      ['Maria', 'Carla'],
+      ['Adam', 'Alan'],
+      ['Miguel', 'Manuel'],
+      ['Kayla', 'Paula'],
+      ['Silvia', 'Olivia'],
+    ];
+    for (const [a, b] of pairs) expect({ a, b, level: first(a, b) }).toEqual({ a, b, level: 'different' });
+    expect(first('Gaabroela', 'Gabriela')).toBe('phonetic');
+    expect(first('Natlaei', 'Natalie')).not.toBe('different');
+    expect(first('Jhon', 'John')).toBe('typo1');
+    expect(first('Sean', 'Shaun')).not.toBe('different');
+  });
+
+  it('does not take a short shared alternate sound code for sounding alike ("John"/"Ana")', () => {
+    expect(first('John', 'Ana')).toBe('different');
   });
 });

@@ -164,8 +164,8 @@ const peers = new Set<MetricsPeer>();
 
 /**
  * Serves a peer process's series on this process's GET /metrics, summed with this process's
- * own (counters and histograms add up; the default process_* series describe both processes
- * together). Returns a remover.
+ * own (counters, gauges and histograms add up; a peer that does not collect Node's default
+ * metrics leaves process_* and nodejs_* to this process). Returns a remover.
  */
 export function addMetricsPeer(peer: MetricsPeer): () => void {
   peers.add(peer);
