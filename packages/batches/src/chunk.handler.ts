@@ -29,12 +29,35 @@ type Status = 'completed' | 'no_match' | 'failed';
 /** A pending row of the chunk, with the newest reusable stored result of its key, if any. */
 type PendingRow = PropertyColumns & {
   row_number: number;
-  reuse_status: 'completed' | 'no_match' | null;
-  /** The stored results as JSON text: passed through to the new row unparsed. */
-  reuse_results: string | null;
-  reuse_error: string | null;
-  reuse_people_total: number | null;
-};
+} & StoredResult<'q'> &
+  StoredResult<'r'>;
+
+/** A reusable stored result (q: synchronous, r: batch); the results as JSON text, passed through unparsed. */
+type StoredResult<P extends string> = { [K in `${P}_status`]: 'completed' | 'no_match' | null } & {
+  [K in `${P}_results` | `${P}_error`]: string | null;
+} & { [K in `${P}_people_total` | `${P}_at`]: number | null };
+
+/** The newer of a row's two reusable results, if any. */
+function reusable(row: PendingRow): KeyOutcome | undefined {
+  const useBatch = row.r_status !== null && (row.q_status === null || row.r_at! >= row.q_at!);
+  if (useBatch) {
+    return {
+      status: row.r_status!,
+      error: row.r_error,
+      results: row.r_results!,
+      peopleTotal: row.r_people_total,
+      reused: true,
+    };
+  }
+  if (row.q_status === null) return undefined;
+  return {
+    status: row.q_status,
+    error: row.q_error,
+    results: row.q_results!,
+    peopleTotal: row.q_people_total,
+    reused: true,
+  };
+}
 
 /** What makes two rows "the same lookup" inside a chunk: address and owner name, case-insensitively. */
 export function addressKey(r: PropertyColumns): string {
@@ -52,34 +75,36 @@ export function addressKey(r: PropertyColumns): string {
 // $5 the reuse TTL in seconds (0: no reuse). Each pending row probes, for a result of the same
 // account and key younger than the TTL, the synchronous results (properties_trace_key) and
 // the batch results (batch_results_reuse), newest first, one row each (LATERAL … LIMIT 1:
-// index probes whatever statistics the tables have). Which rows are pending is one probe per
+// index probes whatever statistics the tables have); the newer of the two is picked in Node
+// (a UNION ALL … ORDER BY … LIMIT 1 per row cost PostgreSQL an Append and a Sort per row). Which rows are pending is one probe per
 // chunk, not one per row: a chunk's rows get results only in a transaction that also marks the
 // chunk done (its own, a cancel's, a failure's), so a chunk not done has no result yet, and a
 // done one has nothing left to trace (two deliveries at once: ON CONFLICT DO NOTHING on store).
 export const LOAD_PENDING = `
 SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name,
-       u.status AS reuse_status, u.results AS reuse_results, u.error AS reuse_error,
-       u.people_total AS reuse_people_total
+       q.status AS q_status, q.results AS q_results, q.error AS q_error, q.people_total AS q_people_total,
+       extract(epoch FROM q.completed_at)::float8 AS q_at,
+       r.status AS r_status, r.results::text AS r_results, r.error AS r_error, r.people_total AS r_people_total,
+       extract(epoch FROM r.completed_at)::float8 AS r_at
   FROM properties p
   LEFT JOIN LATERAL (
-    SELECT c.status, c.results, c.error, c.people_total FROM (
-      (SELECT q.status, q.results::text AS results, q.error, q.people_total, q.completed_at FROM properties q
-        WHERE $5::double precision > 0 AND q.account_id = p.account_id
-          AND lower(q.street_address) = lower(p.street_address) AND left(q.zip_code, 5) = left(p.zip_code, 5)
-          AND q.status IN ('completed', 'no_match')
-          AND q.completed_at > now() - make_interval(secs => $5::double precision)
-          AND lower(q.city) = lower(p.city) AND upper(q.state) = upper(p.state)
-          AND lower(coalesce(q.first_name, '')) = lower(coalesce(p.first_name, ''))
-          AND lower(coalesce(q.last_name, '')) = lower(coalesce(p.last_name, ''))
-        ORDER BY q.completed_at DESC LIMIT 1)
-      UNION ALL
-      (SELECT r.status, r.results::text, r.error, r.people_total, r.completed_at FROM batch_results r
-        WHERE $5::double precision > 0 AND r.account_id = p.account_id AND r.trace_key = ${traceKeySql('p')}
-          AND r.status IN ('completed', 'no_match')
-          AND r.completed_at > now() - make_interval(secs => $5::double precision)
-        ORDER BY r.completed_at DESC LIMIT 1)
-    ) c ORDER BY c.completed_at DESC LIMIT 1
-  ) u ON true
+    SELECT q.status, q.results::text AS results, q.error, q.people_total, q.completed_at FROM properties q
+     WHERE $5::double precision > 0 AND q.account_id = p.account_id
+       AND lower(q.street_address) = lower(p.street_address) AND left(q.zip_code, 5) = left(p.zip_code, 5)
+       AND q.status IN ('completed', 'no_match')
+       AND q.completed_at > now() - make_interval(secs => $5::double precision)
+       AND lower(q.city) = lower(p.city) AND upper(q.state) = upper(p.state)
+       AND lower(coalesce(q.first_name, '')) = lower(coalesce(p.first_name, ''))
+       AND lower(coalesce(q.last_name, '')) = lower(coalesce(p.last_name, ''))
+     ORDER BY q.completed_at DESC LIMIT 1
+  ) q ON true
+  LEFT JOIN LATERAL (
+    SELECT r.status, r.results, r.error, r.people_total, r.completed_at FROM batch_results r
+     WHERE $5::double precision > 0 AND r.account_id = p.account_id AND r.trace_key = ${traceKeySql('p')}
+       AND r.status IN ('completed', 'no_match')
+       AND r.completed_at > now() - make_interval(secs => $5::double precision)
+     ORDER BY r.completed_at DESC LIMIT 1
+  ) r ON true
  WHERE p.batch_id = $1::text AND p.row_number BETWEEN $3 AND $4 AND p.status = 'pending'
    AND EXISTS (SELECT 1 FROM batch_chunks k WHERE k.batch_id = $2::bigint AND k.from_row = $3 AND k.state <> 'done')
  ORDER BY p.row_number`;
@@ -150,15 +175,9 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       const key = addressKey(row);
       rowKeys.push(key);
       if (byKey.has(key)) continue;
-      if (row.reuse_status && row.reuse_results !== null) {
-        byKey.set(key, {
-          status: row.reuse_status,
-          error: row.reuse_error,
-          results: row.reuse_results,
-          peopleTotal: row.reuse_people_total,
-          reused: true,
-        });
-      } else {
+      const stored = reusable(row);
+      if (stored) byKey.set(key, stored);
+      else {
         byKey.set(key, undefined);
         toTrace.push({ key, row });
       }

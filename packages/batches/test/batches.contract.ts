@@ -5,7 +5,14 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { deleteProperty, getProperty, listProperties, toResponse } from '@skiptrace/core';
+import {
+  completeProperty,
+  deleteProperty,
+  getProperty,
+  insertProperty,
+  listProperties,
+  toResponse,
+} from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
@@ -189,6 +196,26 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       await finished(other.body.id, 'acct-other');
       expect((await status(other.body.id, 'acct-other')).body.reused).toBe(0);
       expect(engine.traced).toBe(before + 1);
+    });
+
+    it('a synchronous result of the same account is reused too (the newer of a sync and a batch result)', async () => {
+      const property = { street_address: '77 Sync Rd', city: 'Austin', state: 'TX', zip_code: '78701' };
+      const row = await insertProperty(system.db, 'acct-sync-reuse', property);
+      const results = [
+        { first_name: 'Sy', last_name: 'Nc', confidence: 0.8, reasons: [], phones: [], emails: ['sy@example.com'] },
+      ];
+      await completeProperty(system.db, row.id, { status: 'completed', results });
+      const before = engine.traced;
+      const csv = 'street_address,city,state,zip_code\n77 SYNC RD,austin,tx,78701-1234\n';
+      const b = await upload(csv, 'text/csv', 'acct-sync-reuse');
+      await finished(b.body.id, 'acct-sync-reuse');
+      expect((await status(b.body.id, 'acct-sync-reuse')).body).toMatchObject({ matched: 1, reused: 1 });
+      expect(engine.traced).toBe(before);
+      const doc = JSON.parse(
+        (await request(app).get(`${V1}/${b.body.id}/results?format=ndjson`).set('X-Test-Account', 'acct-sync-reuse'))
+          .text,
+      );
+      expect(doc).toMatchObject({ row: 1, status: 'completed', results });
     });
 
     it('says when more people matched than a row returns, in both exports and when reused', async () => {
