@@ -11,7 +11,7 @@ import type { BatchSummary } from '@skiptrace/contracts';
 import { MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
-import type { Database, Sql } from '@skiptrace/storage';
+import { analyzeAfterLoad, type Database, type Sql } from '@skiptrace/storage';
 import { deleteBatchData, failRemainingRows, lockBatch, pendingSql } from './results.ts';
 
 export interface ChunkRef {
@@ -137,6 +137,9 @@ export async function completeIfDone(db: Database, bus: MessageBus, batchId: str
      WHERE id = $1 AND status IN ('queued', 'running')`,
     [batchId, completedAt],
   );
+  // The batch's outcomes were a bulk load into batch_results (one row per traced row): its
+  // statistics are refreshed by the rule every bulk writer follows, after the batch is done.
+  if (rowCount > 0) await analyzeAfterLoad(db, 'batch_results', row.processed);
   return rowCount > 0;
 }
 

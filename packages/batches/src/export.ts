@@ -128,10 +128,25 @@ async function* renderPages<T extends { row_number: number }>(
     // If the consumer stops (client gone), the page read ahead must not reject unobserved.
     next?.catch(() => undefined);
     let text = '';
-    for (const entry of page) text += render(entry);
+    let rendered = 0;
+    const slice = Math.min(RENDER_SLICE, pageRows);
+    for (const entry of page) {
+      text += render(entry);
+      if (++rendered % slice === 0) {
+        yield text;
+        text = '';
+        // A turn of the event loop between slices: rendering a whole page at once held the
+        // process for ~80 ms per page, and in the one-process system every synchronous
+        // request waited behind it (sync p50 244 ms while a 1,000,000-row export ran).
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
     if (text) yield text;
   }
 }
+
+/** Rows rendered between two turns of the event loop while exporting (at most a page). */
+const RENDER_SLICE = 500;
 
 /** Fields of one phone group: the phone, then the person it belongs to. */
 const PHONE_GROUP = ['', '_type', '_dnc', '_litigator', '_first_name', '_last_name', '_emails'] as const;

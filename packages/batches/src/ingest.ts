@@ -31,6 +31,8 @@ const REQUIRED: Field[] = ['street_address', 'city', 'state', 'zip_code'];
 /** Rejected rows keep at most this much of an unparseable line, characters. */
 const RAW_TEXT_LIMIT = 2_000;
 
+/** Input rows parsed and validated between two turns of the event loop while uploading. */
+const INGEST_SLICE = 250;
 export interface IngestInput {
   db: Database;
   accountId: string;
@@ -161,6 +163,10 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
         }
       }
       if (accepted.length >= config.pageRows || rejected.length >= config.pageRows) await flush(false);
+      // A turn of the event loop every INGEST_SLICE rows: a 64 KiB body chunk is ~1,000 rows
+      // parsed and validated at once, and in the one-process system synchronous requests
+      // wait behind it (sync p99 255 ms during a 1,000,000-row upload vs 101 ms during the trace).
+      else if (row % INGEST_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     await flush(true);
     // The chunk queries read this batch's rows by (batch_id, row_number) range; a large
