@@ -49,6 +49,13 @@ const batchStatus = async (id: string) =>
       [id],
     )
   ).rows[0]!;
+/**
+ * The event is published before the batch's status changes, but the in-process bus delivers
+ * it on a later turn of the event loop, so the status can be read first: wait up to 1 s.
+ */
+async function eventDelivered(): Promise<void> {
+  for (let i = 0; i < 100 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 const sweepOptions = { staleChunkMs: 1, abandonedUploadMs: 3_600_000, maxChunkDispatches: 3 };
 
 describe('stalled batches', () => {
@@ -71,6 +78,7 @@ describe('stalled batches', () => {
       const row = await batchStatus(id);
       expect(row).toMatchObject({ status: 'completed', processed: row.accepted, error: null });
       expect(row.accepted).toBeGreaterThan(5);
+      await eventDelivered();
       expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ id, status: 'completed' })]);
     } finally {
       await worker.stop();
@@ -101,6 +109,7 @@ describe('stalled batches', () => {
       [id],
     );
     expect(outcomes.rows).toEqual([{ status: 'failed', error: row.error, n: row.accepted }]);
+    await eventDelivered();
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ id, status: 'failed', error: row.error })]);
   });
 });
