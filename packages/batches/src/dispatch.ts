@@ -87,6 +87,7 @@ export interface BatchRow {
   matched: number;
   no_match: number;
   failed: number;
+  erased: number;
   reused: number;
   created_at: Date;
   started_at: Date | null;
@@ -96,7 +97,7 @@ export interface BatchRow {
 }
 
 export const BATCH_COLUMNS =
-  'id, account_id, status, format, columns, total, rejected, processed, matched, no_match, failed, reused, created_at, started_at, completed_at, updated_at, error';
+  'id, account_id, status, format, columns, total, rejected, processed, matched, no_match, failed, erased, reused, created_at, started_at, completed_at, updated_at, error';
 
 export function toSummary(row: BatchRow): BatchSummary {
   const summary: BatchSummary = {
@@ -107,6 +108,7 @@ export function toSummary(row: BatchRow): BatchSummary {
     matched: row.matched,
     no_match: row.no_match,
     failed: row.failed,
+    erased: row.erased,
     rejected: row.rejected,
     reused: row.reused,
     created_at: row.created_at.toISOString(),

@@ -5,20 +5,13 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import {
-  completeProperty,
-  deleteProperty,
-  getProperty,
-  insertProperty,
-  listProperties,
-  toResponse,
-} from '@skiptrace/core';
+import { completeProperty, getProperty, insertProperty, listProperties, toResponse } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
-import { createBatchChunkHandler, startBatchWorker, type BatchWorker } from '../src/index.ts';
+import { createBatchChunkHandler, eraseProperty, startBatchWorker, type BatchWorker } from '../src/index.ts';
 import { buildApp, CROWD, fakeEngine, sampleCsv } from './harness.ts';
 
 export interface BatchSystem {
@@ -142,7 +135,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 6`,
         [res.body.id],
       );
-      expect(await deleteProperty(system.db, 'acct-1', erased[0]!.id)).toBe(true);
+      expect(await eraseProperty(system, 'acct-1', erased[0]!.id)).toBe(true);
       const after = (await request(app).get(`${V1}/${res.body.id}/results?format=ndjson`)).text
         .trim()
         .split('\n')
@@ -506,11 +499,121 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 3`,
         [id],
       );
-      expect(await deleteProperty(system.db, 'acct-crash', third[0]!.id)).toBe(true);
+      expect(await eraseProperty(system, 'acct-crash', third[0]!.id)).toBe(true);
       expect(await getProperty(system.db, 'acct-crash', third[0]!.id)).toBeUndefined();
       expect(await stored()).toBe(6);
       const gone = await system.db.query(`SELECT 1 FROM batch_results WHERE batch_id = $1 AND row_number = 3`, [id]);
       expect(gone.rows).toHaveLength(0);
+    });
+
+    it('a row erased while waiting for its trace is counted (processed, erased): the batch still completes', async () => {
+      // The worker is stopped (earlier cases): the test drives the chunk handler. 20 rows in
+      // chunks 1–7, 8–14, 15–20; rows 10 and 20 are rejected at upload, 18 accepted.
+      completed = [];
+      const res = await upload(sampleCsv(20), 'text/csv', 'acct-erase');
+      const id = res.body.id as string;
+      expect(res.body).toMatchObject({ accepted: 18, rejected: 2 });
+      const rowId = async (n: number) =>
+        (
+          await system.db.query<{ id: string }>(`SELECT id FROM properties WHERE batch_id = $1 AND row_number = $2`, [
+            id,
+            n,
+          ])
+        ).rows[0]!.id;
+      const erase = async (n: number) => eraseProperty(system, 'acct-erase', await rowId(n));
+      const chunk = (db: Database, fromRow: number, toRow: number) =>
+        createBatchChunkHandler({ db, bus: system.bus, engine, logger: silentLogger() })({
+          topic: 'job.batch.chunk',
+          payload: { batchId: id, accountId: 'acct-erase', fromRow, toRow },
+          messageId: `batch:${id}:${fromRow}`,
+          headers: {},
+          attempt: 1,
+          reply: () => {},
+        });
+      const counters = async () => {
+        const {
+          status: state,
+          total,
+          processed,
+          matched,
+          no_match,
+          failed,
+          erased,
+          rejected,
+        } = (await status(id, 'acct-erase')).body;
+        return { status: state, total, processed, matched, no_match, failed, erased, rejected };
+      };
+
+      await chunk(system.db, 1, 7);
+      // Erased after its trace: the row was processed; no counter changes.
+      expect(await erase(3)).toBe(true);
+      expect(await counters()).toEqual({
+        status: 'running',
+        total: 20,
+        processed: 7,
+        matched: 7,
+        no_match: 0,
+        failed: 0,
+        erased: 0,
+        rejected: 2,
+      });
+
+      // Erased between the chunk's read of its pending rows and its store (both hold the batch
+      // row's lock in turn): counted once, by the erase; the chunk stores the other five.
+      const eraseFirst = new Proxy(system.db, {
+        get(target, prop) {
+          if (prop === 'transaction') {
+            return async <T>(fn: (tx: Sql) => Promise<T>) => {
+              expect(await erase(9)).toBe(true);
+              return target.transaction(fn);
+            };
+          }
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      await chunk(eraseFirst, 8, 14);
+      expect(await counters()).toMatchObject({ status: 'running', processed: 13, matched: 12, erased: 1 });
+      const stored = await system.db.query<{ row_number: number }>(
+        `SELECT row_number FROM batch_results WHERE batch_id = $1 AND row_number BETWEEN 8 AND 14 ORDER BY 1`,
+        [id],
+      );
+      expect(stored.rows.map((r) => r.row_number)).toEqual([8, 11, 12, 13, 14]);
+
+      // The last waiting rows erased: the batch completes, with its event.
+      for (const n of [15, 16, 17, 18]) expect(await erase(n)).toBe(true);
+      expect((await counters()).status).toBe('running');
+      expect(await erase(19)).toBe(true);
+      const done = {
+        status: 'completed',
+        total: 20,
+        processed: 18,
+        matched: 12,
+        no_match: 0,
+        failed: 0,
+        erased: 6,
+        rejected: 2,
+      };
+      expect(await counters()).toEqual(done);
+      const event = await waitUntil(async () => completed.find((e) => (e as { data: { id: string } }).data.id === id), {
+        timeoutMs: 10_000,
+        message: 'batch.completed of the erased batch',
+      });
+      expect((event as { data: unknown }).data).toMatchObject(done);
+
+      // Erasing a traced row of the completed batch changes no counter; an unknown id is no
+      // erase; a late delivery of the last chunk stores nothing.
+      expect(await erase(1)).toBe(true);
+      expect(await eraseProperty(system, 'acct-erase', '999999999')).toBe(false);
+      await chunk(system.db, 15, 20);
+      expect(await counters()).toEqual(done);
+      const rows = (
+        await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-erase')
+      ).text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).row);
+      expect(rows).toEqual([2, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 20]);
     });
   });
 }

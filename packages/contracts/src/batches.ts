@@ -15,7 +15,10 @@ export type BatchAccepted = z.infer<typeof BatchAccepted>;
 
 /** GET /property/skiptrace/batches/{id}: the summary plus progress, rate and ETA. */
 export const BatchStatus = BatchSummary.extend({
-  accepted: z.number().int().describe('total − rejected: rows that are or will be traced'),
+  accepted: z
+    .number()
+    .int()
+    .describe('total − rejected: rows that are or will be traced (or were erased before their trace)'),
   started_at: z.string().nullable().describe('ISO 8601; when the first chunk was queued'),
   updated_at: z.string().describe('ISO 8601; last progress'),
   rate: z.number().describe('Rows traced per second since started_at (one decimal)'),

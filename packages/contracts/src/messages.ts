@@ -24,10 +24,15 @@ export const BatchSummary = z
     id: z.string(),
     status: z.enum(['queued', 'running', 'completed', 'cancelled', 'failed']),
     total: z.number().int(),
-    processed: z.number().int(),
+    processed: z.number().int().describe('Accepted rows settled: matched + no_match + failed + erased'),
     matched: z.number().int(),
     no_match: z.number().int(),
     failed: z.number().int(),
+    /** Accepted rows erased (DELETE /plants/{id}) before they were traced; counted in processed. */
+    erased: z
+      .number()
+      .int()
+      .describe('Rows erased (DELETE /plants/{id}) before they were traced; counted in processed'),
     rejected: z.number().int(),
     reused: z.number().int(),
     created_at: z.string(),

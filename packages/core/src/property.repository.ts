@@ -140,30 +140,58 @@ export async function listProperties(
 }
 
 /**
- * Erases the property and its results; true when something was deleted. A batch row's
- * result row goes too, under its batch row's lock: the batch worker stores a chunk's
- * results holding that lock and only for rows that still exist when it has it, so either
- * the result is stored first and deleted here, or the worker no longer sees the row.
+ * What an erase removed. `settledBatchId`: the property was a batch row still waiting for its
+ * trace, which now never comes; its batch counts it (processed, and erased), so that
+ * `processed + rejected` still reaches `total`. The caller completes that batch if this was
+ * the last row it waited for (`eraseProperty` in @skiptrace/batches does).
  */
-export async function deleteProperty(db: Database, accountId: string, id: string): Promise<boolean> {
+export interface ErasedProperty {
+  settledBatchId?: string;
+}
+
+/** Batch states in which a row can still be waiting for its trace. */
+const OPEN_BATCH = ['receiving', 'queued', 'running'];
+
+/**
+ * Erases the property and its results; undefined when there was nothing to erase. A batch
+ * row's result row goes too, under its batch row's lock: the batch worker stores a chunk's
+ * results holding that lock and only for rows that still exist when it has it, so either
+ * the result is stored first and deleted here (the batch's counters keep the row: it was
+ * traced), or the worker no longer sees the row and this erase counts it in the batch.
+ */
+export async function deleteProperty(db: Database, accountId: string, id: string): Promise<ErasedProperty | undefined> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ batch_id: string | null; row_number: number | null }>(
       `SELECT batch_id, row_number FROM properties WHERE id = $1 AND account_id = $2`,
       [id, accountId],
     );
     const row = rows[0];
-    if (!row) return false;
+    if (!row) return undefined;
+    let batchStatus: string | undefined;
     if (row.batch_id !== null) {
-      await tx.query(`SELECT 1 FROM batches WHERE id = $1::bigint FOR UPDATE`, [row.batch_id]);
-    }
-    const { rowCount } = await tx.query(`DELETE FROM properties WHERE id = $1 AND account_id = $2`, [id, accountId]);
-    if (row.batch_id !== null) {
-      await tx.query(`DELETE FROM batch_results WHERE batch_id = $1::bigint AND row_number = $2`, [
+      const locked = await tx.query<{ status: string }>(`SELECT status FROM batches WHERE id = $1::bigint FOR UPDATE`, [
         row.batch_id,
-        row.row_number,
       ]);
+      batchStatus = locked.rows[0]?.status;
     }
-    return rowCount > 0;
+    // Statements after the lock see what the previous holder (a chunk storing results) committed.
+    const deleted = await tx.query<{ status: string }>(
+      `DELETE FROM properties WHERE id = $1 AND account_id = $2 RETURNING status`,
+      [id, accountId],
+    );
+    if (deleted.rowCount === 0) return undefined;
+    if (row.batch_id === null) return {};
+    const result = await tx.query(`DELETE FROM batch_results WHERE batch_id = $1::bigint AND row_number = $2`, [
+      row.batch_id,
+      row.row_number,
+    ]);
+    const waiting = deleted.rows[0]!.status === 'pending' && result.rowCount === 0;
+    if (!waiting || !OPEN_BATCH.includes(batchStatus ?? '')) return {};
+    await tx.query(
+      `UPDATE batches SET processed = processed + 1, erased = erased + 1, updated_at = now() WHERE id = $1::bigint`,
+      [row.batch_id],
+    );
+    return { settledBatchId: String(row.batch_id) };
   });
 }
 

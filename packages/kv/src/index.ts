@@ -7,7 +7,7 @@ import { createRedisKeyValue } from './kv-redis.ts';
 import type { KvLogger } from './kv-redis.ts';
 import type { KeyValueStore } from './kv.port.ts';
 
-export type { KeyValueStore, SetOptions } from './kv.port.ts';
+export type { ClaimLimits, KeyValueStore, ScheduledMember, SetOptions } from './kv.port.ts';
 export { KeyValueUnavailableError } from './kv-errors.ts';
 export { createRedisKeyValue } from './kv-redis.ts';
 export type { KvLogger, RedisKeyValueOptions } from './kv-redis.ts';

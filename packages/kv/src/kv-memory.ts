@@ -9,7 +9,8 @@
  * timers are kept, so the store never holds the process open.
  */
 import { checkIncrement, checkTtl } from './kv-errors.ts';
-import type { KeyValueStore, SetOptions } from './kv.port.ts';
+import { CLAIM_MAX_GROUPS } from './kv-scripts.ts';
+import type { KeyValueStore, ScheduledMember, SetOptions } from './kv.port.ts';
 
 export interface MemoryKeyValueOptions {
   /** Current time in epoch ms; default Date.now. */
@@ -32,7 +33,8 @@ function wrongType(): Error {
 export function createMemoryKeyValue(options: MemoryKeyValueOptions = {}): KeyValueStore {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
-  const schedules = new Map<string, Map<string, number>>();
+  /** Schedule name -> group -> member -> due ms. */
+  const schedules = new Map<string, Map<string, Map<string, number>>>();
   let lastSweep = now();
 
   function live(key: string): Entry | undefined {
@@ -58,9 +60,11 @@ export function createMemoryKeyValue(options: MemoryKeyValueOptions = {}): KeyVa
     return entry.value;
   }
 
-  function schedule(name: string): Map<string, number> {
-    let members = schedules.get(name);
-    if (!members) schedules.set(name, (members = new Map()));
+  function schedule(name: string, group: string): Map<string, number> {
+    let groups = schedules.get(name);
+    if (!groups) schedules.set(name, (groups = new Map()));
+    let members = groups.get(group);
+    if (!members) groups.set(group, (members = new Map()));
     return members;
   }
 
@@ -118,30 +122,54 @@ export function createMemoryKeyValue(options: MemoryKeyValueOptions = {}): KeyVa
       return [...entry.value];
     },
 
-    async schedule(name, member, dueAtMs) {
-      schedule(name).set(member, dueAtMs);
+    async schedule(name, group, member, dueAtMs) {
+      schedule(name, group).set(member, dueAtMs);
     },
 
-    async claimDue(name, nowMs, limit, leaseMs) {
-      const members = schedules.get(name);
-      if (!members || limit <= 0) return [];
-      // Redis order: by score, then by member (byte-wise; code-unit order for ASCII).
-      const due = [...members]
-        .filter(([, dueAt]) => dueAt <= nowMs)
-        .sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0))
-        .slice(0, Math.floor(limit))
-        .map(([member]) => member);
-      for (const member of due) members.set(member, nowMs + leaseMs);
-      return due;
+    async claimDue(name, nowMs, limits, leaseMs) {
+      const groups = schedules.get(name);
+      let left = Math.floor(limits.total);
+      if (!groups || left <= 0) return [];
+      // Redis order: by score, then by member or group (byte-wise; code-unit order for ASCII).
+      const byDue = ([a, x]: [string, number], [b, y]: [string, number]) => x - y || (a < b ? -1 : a > b ? 1 : 0);
+      const dueGroups = [...groups]
+        .map(([group, members]) => {
+          let first = Infinity;
+          for (const dueAt of members.values()) if (dueAt < first) first = dueAt;
+          return [group, first] as [string, number];
+        })
+        .filter(([, first]) => first <= nowMs)
+        .sort(byDue)
+        .slice(0, CLAIM_MAX_GROUPS);
+      const claimed: ScheduledMember[] = [];
+      for (const [group] of dueGroups) {
+        const take = Math.min(left, Math.max(0, Math.floor(limits.groups?.get(group) ?? limits.perGroup)));
+        if (take <= 0) continue;
+        const members = groups.get(group)!;
+        const due = [...members]
+          .filter(([, dueAt]) => dueAt <= nowMs)
+          .sort(byDue)
+          .slice(0, take)
+          .map(([member]) => member);
+        for (const member of due) {
+          members.set(member, nowMs + leaseMs);
+          claimed.push({ group, member });
+        }
+        left -= due.length;
+        if (left <= 0) break;
+      }
+      return claimed;
     },
 
-    async unschedule(name, member) {
-      const members = schedules.get(name);
+    async unschedule(name, group, member) {
+      const groups = schedules.get(name);
+      const members = groups?.get(group);
       members?.delete(member);
-      if (members?.size === 0) schedules.delete(name);
+      if (members?.size === 0) groups!.delete(group);
+      if (groups?.size === 0) schedules.delete(name);
     },
 
-    scheduled: async (name) => schedules.get(name)?.size ?? 0,
+    scheduled: async (name) => [...(schedules.get(name)?.values() ?? [])].reduce((n, members) => n + members.size, 0),
     ping: async () => undefined,
     close: async () => undefined,
   };

@@ -13,9 +13,9 @@
  * KeyValueUnavailableError (with cause), for HTTP layers to answer 503.
  */
 import { Redis } from 'ioredis';
-import type { KeyValueStore, SetOptions } from './kv.port.ts';
+import type { ClaimLimits, KeyValueStore, ScheduledMember, SetOptions } from './kv.port.ts';
 import { checkIncrement, checkTtl, mapRedisErrors } from './kv-errors.ts';
-import { CLAIM_DUE_LUA, HIT_LUA } from './kv-scripts.ts';
+import { CLAIM_DUE_LUA, HIT_LUA, SCHEDULE_LUA, SCHEDULED_LUA, UNSCHEDULE_LUA } from './kv-scripts.ts';
 
 /** Structural subset of a pino logger; the host decides where logs go. */
 export interface KvLogger {
@@ -33,7 +33,10 @@ export interface RedisKeyValueOptions {
 
 interface ScriptedRedis extends Redis {
   kvHit(key: string, windowMs: number, by: number): Promise<[number, number]>;
-  kvClaimDue(key: string, nowMs: number, limit: number, leaseUntilMs: number): Promise<string[]>;
+  kvSchedule(index: string, groupKey: string, dueAtMs: number, member: string, group: string): Promise<number>;
+  kvUnschedule(index: string, groupKey: string, member: string, group: string): Promise<number>;
+  kvClaimDue(index: string, ...args: Array<string | number>): Promise<string[]>;
+  kvScheduled(index: string): Promise<number>;
 }
 
 export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValueStore {
@@ -54,7 +57,10 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValueStor
     enableAutoPipelining: true,
   }) as ScriptedRedis;
   redis.defineCommand('kvHit', { numberOfKeys: 1, lua: HIT_LUA });
+  redis.defineCommand('kvSchedule', { numberOfKeys: 2, lua: SCHEDULE_LUA });
+  redis.defineCommand('kvUnschedule', { numberOfKeys: 2, lua: UNSCHEDULE_LUA });
   redis.defineCommand('kvClaimDue', { numberOfKeys: 1, lua: CLAIM_DUE_LUA });
+  redis.defineCommand('kvScheduled', { numberOfKeys: 1, lua: SCHEDULED_LUA });
   let lastError = '';
   redis.on('error', (error: Error) => {
     // ioredis emits one per failed reconnection attempt; log each distinct one once.
@@ -65,7 +71,24 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValueStor
     lastError = '';
   });
   const key = (name: string): string => `${prefix}${name}`;
-  const scheduleKey = (name: string): string => `${prefix}schedule:${name}`;
+  // The index of a grouped schedule, and its groups' sets; one hash tag per schedule (kv-scripts.ts).
+  const scheduleKey = (name: string): string => `${prefix}schedule:{${name}}`;
+  const groupKey = (name: string, group: string): string => `${scheduleKey(name)}:${group}`;
+  function claimArgs(nowMs: number, limits: ClaimLimits, leaseMs: number): Array<string | number> {
+    const args: Array<string | number> = [
+      nowMs,
+      nowMs + leaseMs,
+      Math.floor(limits.total),
+      Math.floor(limits.perGroup),
+    ];
+    for (const [group, limit] of limits.groups ?? []) args.push(group, Math.max(0, Math.floor(limit)));
+    return args;
+  }
+  function pairs(flat: string[]): ScheduledMember[] {
+    const out: ScheduledMember[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ group: flat[i]!, member: flat[i + 1]! });
+    return out;
+  }
   let closing: Promise<void> | undefined;
 
   return {
@@ -101,22 +124,24 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValueStor
 
     members: (name) => mapRedisErrors(() => redis.smembers(key(name))),
 
-    schedule: (name, member, dueAtMs) =>
+    schedule: (name, group, member, dueAtMs) =>
       mapRedisErrors(async () => {
-        await redis.zadd(scheduleKey(name), dueAtMs, member);
+        await redis.kvSchedule(scheduleKey(name), groupKey(name, group), dueAtMs, member, group);
       }),
 
-    claimDue: (name, nowMs, limit, leaseMs) =>
-      limit <= 0
+    claimDue: (name, nowMs, limits, leaseMs) =>
+      limits.total < 1
         ? Promise.resolve([])
-        : mapRedisErrors(() => redis.kvClaimDue(scheduleKey(name), nowMs, Math.floor(limit), nowMs + leaseMs)),
+        : mapRedisErrors(async () =>
+            pairs(await redis.kvClaimDue(scheduleKey(name), ...claimArgs(nowMs, limits, leaseMs))),
+          ),
 
-    unschedule: (name, member) =>
+    unschedule: (name, group, member) =>
       mapRedisErrors(async () => {
-        await redis.zrem(scheduleKey(name), member);
+        await redis.kvUnschedule(scheduleKey(name), groupKey(name, group), member, group);
       }),
 
-    scheduled: (name) => mapRedisErrors(() => redis.zcard(scheduleKey(name))),
+    scheduled: (name) => mapRedisErrors(async () => Number(await redis.kvScheduled(scheduleKey(name)))),
 
     ping: () =>
       mapRedisErrors(async () => {

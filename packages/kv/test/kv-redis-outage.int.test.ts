@@ -41,7 +41,7 @@ describe('Redis KeyValueStore during an outage', () => {
     const failures = await Promise.all([
       kv.get('before').catch((error: unknown) => error),
       kv.hit('counter', 60_000).catch((error: unknown) => error),
-      kv.claimDue('jobs', Date.now(), 10, 1000).catch((error: unknown) => error),
+      kv.claimDue('jobs', Date.now(), { total: 10, perGroup: 10 }, 1000).catch((error: unknown) => error),
     ]);
     for (const failure of failures) expect(failure).toBeInstanceOf(KeyValueUnavailableError);
     expect((failures[0] as Error).cause).toBeDefined();

@@ -33,11 +33,11 @@ describe('Redis KeyValueStore key space', () => {
       await kv.set('plain', 'v');
       await kv.hit('counter', 60_000);
       await kv.addToSet('members', 'm');
-      await kv.schedule('jobs', 'j', 1);
+      await kv.schedule('jobs', 'g', 'j', 1);
       await expect(raw.get(`${ownPrefix}plain`)).resolves.toBe('v');
       const keys = await raw.keys(`${ownPrefix}*`);
       expect(keys.sort()).toEqual(
-        ['counter', 'members', 'plain', 'schedule:jobs'].map((name) => `${ownPrefix}${name}`),
+        ['counter', 'members', 'plain', 'schedule:{jobs}', 'schedule:{jobs}:g'].map((name) => `${ownPrefix}${name}`),
       );
       const neighbour = createRedisKeyValue({ url: redisUrl, prefix: `${prefix}neighbour:` });
       await expect(neighbour.get('plain')).resolves.toBeNull();

@@ -126,46 +126,75 @@ export function describeKvContract(harness: KvHarness): void {
       await expect(kv.members('type:str')).rejects.toThrow(/WRONGTYPE/);
     });
 
+    const upTo = (total: number, perGroup = total, groups?: Map<string, number>) => ({ total, perGroup, groups });
+    const names = (claimed: { member: string }[]) => claimed.map((c) => c.member);
+
     it('claims due members in due order, ties by member, up to the limit', async () => {
-      await kv.schedule('order', 'c', 300);
-      await kv.schedule('order', 'a', 100);
-      await kv.schedule('order', 'b2', 200);
-      await kv.schedule('order', 'b1', 200);
-      await kv.schedule('order', 'later', 5000);
+      await kv.schedule('order', 'g', 'c', 300);
+      await kv.schedule('order', 'g', 'a', 100);
+      await kv.schedule('order', 'g', 'b2', 200);
+      await kv.schedule('order', 'g', 'b1', 200);
+      await kv.schedule('order', 'g', 'later', 5000);
       await expect(kv.scheduled('order')).resolves.toBe(5);
-      await expect(kv.claimDue('order', 1000, 3, 60_000)).resolves.toEqual(['a', 'b1', 'b2']);
-      await expect(kv.claimDue('order', 1000, 3, 60_000)).resolves.toEqual(['c']);
-      await expect(kv.claimDue('order', 1000, 0, 60_000)).resolves.toEqual([]);
+      await expect(kv.claimDue('order', 1000, upTo(3), 60_000)).resolves.toEqual(
+        ['a', 'b1', 'b2'].map((member) => ({ group: 'g', member })),
+      );
+      await expect(kv.claimDue('order', 1000, upTo(3), 60_000)).resolves.toEqual([{ group: 'g', member: 'c' }]);
+      await expect(kv.claimDue('order', 1000, upTo(0), 60_000)).resolves.toEqual([]);
       await expect(kv.scheduled('order')).resolves.toBe(5);
+    });
+
+    it('claims fairly across groups: a backlog in one never hides the others', async () => {
+      for (let i = 0; i < 50; i++) await kv.schedule('fair', 'dead', `d${String(i).padStart(2, '0')}`, i);
+      for (const member of ['x', 'y', 'z']) await kv.schedule('fair', 'live', member, 100);
+      await kv.schedule('fair', 'later', 'l', 5000);
+      // Groups in the order their earliest member is due, each up to its limit.
+      expect(await kv.claimDue('fair', 1000, upTo(10, 4), 60_000)).toEqual([
+        ...['d00', 'd01', 'd02', 'd03'].map((member) => ({ group: 'dead', member })),
+        ...['x', 'y', 'z'].map((member) => ({ group: 'live', member })),
+      ]);
+      // A group at limit 0 is passed over and keeps its due members for a later claim.
+      for (const member of ['x', 'y']) await kv.schedule('fair', 'live', member, 200);
+      expect(names(await kv.claimDue('fair', 1000, upTo(10, 4, new Map([['dead', 0]])), 60_000))).toEqual(['x', 'y']);
+      expect(names(await kv.claimDue('fair', 1000, upTo(10, 4, new Map([['dead', 2]])), 60_000))).toEqual([
+        'd04',
+        'd05',
+      ]);
+      // The total bounds the claim.
+      expect(names(await kv.claimDue('fair', 1000, upTo(3, 50), 60_000))).toEqual(['d06', 'd07', 'd08']);
+      await expect(kv.scheduled('fair')).resolves.toBe(54);
     });
 
     it('leases claimed members: they come due again when the lease ends', async () => {
-      await kv.schedule('lease', 'job', 100);
-      await expect(kv.claimDue('lease', 1000, 10, 500)).resolves.toEqual(['job']);
-      await expect(other.claimDue('lease', 1499, 10, 500)).resolves.toEqual([]);
-      await expect(other.claimDue('lease', 1500, 10, 500)).resolves.toEqual(['job']);
+      await kv.schedule('lease', 'g', 'job', 100);
+      await expect(kv.claimDue('lease', 1000, upTo(10), 500)).resolves.toEqual([{ group: 'g', member: 'job' }]);
+      await expect(other.claimDue('lease', 1499, upTo(10), 500)).resolves.toEqual([]);
+      await expect(other.claimDue('lease', 1500, upTo(10), 500)).resolves.toEqual([{ group: 'g', member: 'job' }]);
     });
 
     it('moves a member when re-scheduled and forgets it when unscheduled', async () => {
-      await kv.schedule('move', 'm', 100);
-      await kv.schedule('move', 'm', 9000);
+      await kv.schedule('move', 'g', 'm', 100);
+      await kv.schedule('move', 'g', 'm', 9000);
       await expect(kv.scheduled('move')).resolves.toBe(1);
-      await expect(kv.claimDue('move', 1000, 10, 60_000)).resolves.toEqual([]);
-      await kv.unschedule('move', 'm');
-      await kv.unschedule('move', 'never-there');
+      await expect(kv.claimDue('move', 1000, upTo(10), 60_000)).resolves.toEqual([]);
+      await kv.schedule('move', 'g', 'm', 500);
+      await expect(kv.claimDue('move', 1000, upTo(10), 60_000)).resolves.toEqual([{ group: 'g', member: 'm' }]);
+      await kv.unschedule('move', 'g', 'm');
+      await kv.unschedule('move', 'g', 'never-there');
+      await kv.unschedule('move', 'no-group', 'never-there');
       await expect(kv.scheduled('move')).resolves.toBe(0);
-      await expect(kv.claimDue('move', 10_000, 10, 60_000)).resolves.toEqual([]);
+      await expect(kv.claimDue('move', 100_000, upTo(10), 60_000)).resolves.toEqual([]);
     });
 
     it('never gives the same member to two concurrent claimers', async () => {
       const members = Array.from({ length: 300 }, (_, i) => `m${i}`);
-      await Promise.all(members.map((member, i) => kv.schedule('race', member, i)));
+      await Promise.all(members.map((member, i) => kv.schedule('race', `g${i % 5}`, member, i)));
       async function drain(store: KeyValueStore): Promise<string[]> {
         const claimed: string[] = [];
         for (;;) {
-          const batch = await store.claimDue('race', 1000, 7, 60_000);
+          const batch = await store.claimDue('race', 1000, upTo(7, 3), 60_000);
           if (batch.length === 0) return claimed;
-          claimed.push(...batch);
+          claimed.push(...names(batch));
         }
       }
       const [a, b, c] = await Promise.all([drain(kv), drain(other), drain(kv)]);

@@ -1,6 +1,7 @@
 import type { KeyValueStore } from '@skiptrace/kv';
 import { attemptDelivery, type AttemptDeps } from './delivery-attempt.ts';
 import { leaseMessages, member, messageStates, parseMember, type LeasedMessage } from './message.repository.ts';
+import { reschedule, unschedule } from './schedule.ts';
 
 export interface WorkerDeps extends AttemptDeps {
   kv: KeyValueStore;
@@ -18,15 +19,19 @@ export interface DeliveryWorker {
 const CLAIM_BATCH = 200;
 /** Claimed members an endpoint at its cap may hold locally, per unit of cap. */
 const WAITING_PER_SLOT = 4;
-/** Beyond that a member goes back on the schedule for 1–1.5 s (no attempt spent). */
+/**
+ * Beyond that a member goes back on the schedule for 1–1.5 s (no attempt spent). Claims ask
+ * each endpoint for no more than it has room for, so this is only a safety net.
+ */
 const overflowDelay = () => 1000 + Math.floor(Math.random() * 500);
 
 /**
  * The claim loop. Due members are claimed from the key-value schedule with a lease (a
  * dead dispatcher's work comes due again), then held to a per-endpoint concurrency cap
- * and rate limit: an endpoint at its cap keeps a short local queue and sends the rest
- * back to the schedule, so one slow endpoint occupies at most its cap and never holds
- * back others. Before sending, each message is leased in PostgreSQL; that row lease is
+ * and rate limit: an endpoint at its cap keeps a short local queue. The schedule is grouped
+ * by endpoint and each claim asks every endpoint for at most the room it has here (none for
+ * one whose slots and queue are full), so one slow endpoint occupies at most its cap, and
+ * its backlog of due retries is passed over rather than claimed and put back ahead of others. Before sending, each message is leased in PostgreSQL; that row lease is
  * what guarantees no two dispatchers deliver one message at once, whatever Redis says.
  */
 export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
@@ -67,7 +72,7 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
         if (hits <= config.endpointRatePerSec) ready.push(value);
         else {
           count(endpointId, -1);
-          await kv.schedule(name, value, now + Math.max(resetMs, 1) + Math.floor(Math.random() * 50));
+          await reschedule(kv, name, value, now + Math.max(resetMs, 1) + Math.floor(Math.random() * 50));
         }
       }
     }
@@ -91,10 +96,10 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     const states = new Map((await messageStates(db, ids)).map((s) => [s.id, s]));
     for (const value of values) {
       const state = states.get(parseMember(value).messageId);
-      if (!state || state.status !== 'pending') await kv.unschedule(name, value);
+      if (!state || state.status !== 'pending') await unschedule(kv, name, value);
       else {
         const due = Math.max(state.next_attempt_at?.getTime() ?? now, state.lease_until?.getTime() ?? now);
-        await kv.schedule(name, value, Math.max(due, now + 50));
+        await reschedule(kv, name, value, Math.max(due, now + 50));
       }
     }
   }
@@ -104,8 +109,8 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     const value = member(m.id, m.endpoint_id);
     const done = attemptDelivery(deps, m, abort.signal)
       .then(async (result) => {
-        if (result.kind === 'retry') await kv.schedule(name, value, result.dueAtMs);
-        else if (result.kind === 'done') await kv.unschedule(name, value);
+        if (result.kind === 'retry') await reschedule(kv, name, value, result.dueAtMs);
+        else if (result.kind === 'done') await unschedule(kv, name, value);
       })
       .catch((err: unknown) => logger.error({ err, messageId: m.id }, 'delivery bookkeeping failed; lease will expire'))
       .finally(() => {
@@ -157,24 +162,40 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   }
 
   async function tick(): Promise<void> {
-    const free = config.concurrency - tasks.size;
+    // Claim no more than could start now (concurrency), and from each endpoint no more than
+    // its free slots and local queue can hold: an endpoint at its cap keeps what it has.
+    let started = 0;
+    const room = new Map<string, number>();
+    const perEndpoint = config.endpointConcurrency * (1 + WAITING_PER_SLOT);
+    for (const [endpointId, n] of active) {
+      started += n;
+      room.set(endpointId, perEndpoint - n);
+    }
+    for (const [endpointId, queue] of waiting)
+      room.set(endpointId, (room.get(endpointId) ?? perEndpoint) - queue.length);
+    const free = config.concurrency - started;
     if (free <= 0) return idle(config.pollMs);
     const now = clock.now();
-    const claimed = await kv.claimDue(name, now, Math.min(free, CLAIM_BATCH), config.leaseMs);
+    const claimed = await kv.claimDue(
+      name,
+      now,
+      { total: Math.min(free, CLAIM_BATCH), perGroup: perEndpoint, groups: room },
+      config.leaseMs,
+    );
     if (claimed.length === 0) return idle(config.pollMs);
     const startNow: string[] = [];
-    for (const value of claimed) {
-      const { endpointId } = parseMember(value);
+    for (const { group: endpointId, member: value } of claimed) {
       const queue = waiting.get(endpointId) ?? [];
       if ((active.get(endpointId) ?? 0) < config.endpointConcurrency) {
         count(endpointId, 1);
         startNow.push(value);
       } else if (queue.length < config.endpointConcurrency * WAITING_PER_SLOT) {
-        waiting.set(endpointId, [...queue, value]);
-      } else await kv.schedule(name, value, now + overflowDelay());
+        if (queue.length === 0) waiting.set(endpointId, queue);
+        queue.push(value);
+      } else await reschedule(kv, name, value, now + overflowDelay());
     }
     await start(startNow);
-    // Everything claimed went back on the schedule: do not spin on it.
+    // Everything claimed went to endpoints at their cap: wait for a slot (a finished delivery wakes the loop).
     if (startNow.length === 0) await idle(config.pollMs);
   }
 
@@ -205,7 +226,7 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
       else {
         // Hand locally queued members straight back, so another dispatcher need not wait out the lease.
         const now = clock.now();
-        for (const value of [...waiting.values()].flat()) await kv.schedule(name, value, now).catch(() => undefined);
+        for (const value of [...waiting.values()].flat()) await reschedule(kv, name, value, now).catch(() => undefined);
       }
       waiting.clear();
       // Picked members still being leased become tasks when their lease returns.

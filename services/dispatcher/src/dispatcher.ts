@@ -8,7 +8,8 @@ import { createAttemptWriter } from './attempt-writer.ts';
 import { createDeliveryWorker } from './delivery-worker.ts';
 import { createFanout } from './fanout.ts';
 import { createHttpTransport, type Sender } from './http-sender.ts';
-import { member, pendingPage } from './message.repository.ts';
+import { pendingPage } from './message.repository.ts';
+import { scheduleMessage } from './schedule.ts';
 
 export interface DispatcherDeps {
   db: Database;
@@ -50,7 +51,7 @@ export async function reconcileSchedule(db: Database, kv: KeyValueStore, config:
     const rows = await pendingPage(db, after, RECONCILE_PAGE);
     for (const row of rows) {
       const due = Math.max(row.next_attempt_at?.getTime() ?? nowMs, row.lease_until?.getTime() ?? 0);
-      await kv.schedule(config.scheduleName, member(row.id, row.endpoint_id), due);
+      await scheduleMessage(kv, config.scheduleName, row.id, row.endpoint_id, due);
     }
     count += rows.length;
     if (rows.length < RECONCILE_PAGE) return count;
@@ -76,8 +77,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let checkTimer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | undefined;
   // Written after every rebuild and never expires: when it is gone, so is the schedule
-  // next to it, and the dispatcher puts the pending messages back from PostgreSQL.
-  const marker = `${config.scheduleName}:rebuilt-at`;
+  // next to it, and the dispatcher puts the pending messages back from PostgreSQL. Named
+  // for the schedule's layout (grouped by endpoint since 2026-11-24): a store that holds
+  // only the earlier single-set schedule has no such marker, so the first start rebuilds.
+  const marker = `${config.scheduleName}:by-endpoint:rebuilt-at`;
 
   async function rebuild(): Promise<void> {
     reconciled = await reconcileSchedule(db, kv, config, clock.now());

@@ -4,7 +4,8 @@ import type { BusDelivery } from '@skiptrace/messaging';
 import { createBatcher, injectTraceHeaders } from '@skiptrace/runtime';
 import type { WebhookConfig } from './config.ts';
 import type { Clock } from './delivery-attempt.ts';
-import { fanOut, member, type FanOutEvent } from './message.repository.ts';
+import { fanOut, type FanOutEvent } from './message.repository.ts';
+import { scheduleMessage } from './schedule.ts';
 
 export interface FanoutDeps {
   db: Database;
@@ -31,7 +32,7 @@ export function createFanout(deps: FanoutDeps) {
     const scheduled = await fanOut(db, events);
     const now = clock.now();
     const rows = scheduled.flat();
-    await Promise.all(rows.map((row) => kv.schedule(config.scheduleName, member(row.id, row.endpoint_id), now)));
+    await Promise.all(rows.map((row) => scheduleMessage(kv, config.scheduleName, row.id, row.endpoint_id, now)));
     if (rows.length > 0) deps.onScheduled?.();
     return scheduled.map((messages) => messages.length);
   }

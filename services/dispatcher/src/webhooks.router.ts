@@ -15,7 +15,7 @@ import {
   replayMessage,
 } from './delivery-admin.repository.ts';
 import * as endpoints from './endpoint.repository.ts';
-import { member } from './message.repository.ts';
+import { scheduleMessage } from './schedule.ts';
 import { generateSecret } from './signing.ts';
 import { ForbiddenAddressError, vetHost, type Resolver } from './ssrf-guard.ts';
 import { auth } from './http-helpers.ts';
@@ -61,7 +61,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
     return row;
   }
   const scheduleNow = (messageId: string, endpointId: string) =>
-    kv.schedule(config.scheduleName, member(messageId, endpointId), clock.now());
+    scheduleMessage(kv, config.scheduleName, messageId, endpointId, clock.now());
 
   mountRoute(mount, api.createWebhookEndpoint, async ({ body }, req, res) => {
     await checkTarget(body.url);

@@ -14,6 +14,7 @@ const statusExample = {
   matched: 5100,
   no_match: 1050,
   failed: 50,
+  erased: 0,
   rejected: 12,
   reused: 300,
   created_at: '2026-01-05T14:00:00.000Z',

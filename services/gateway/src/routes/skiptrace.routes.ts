@@ -1,3 +1,4 @@
+import { eraseProperty } from '@skiptrace/batches';
 import { skiptraceApi, type SkipTraceJob } from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
@@ -100,7 +101,7 @@ export function skiptraceRoutes(deps: GatewayDeps): Router {
   });
 
   mountRoute(mount, skiptraceApi.deletePlant, async ({ params }, req, res) => {
-    const deleted = await deleteProperty(db, account(req), params.id);
+    const deleted = await eraseProperty({ db, bus, logger: req.log }, account(req), params.id);
     if (!deleted) throw notFound('property');
     res.status(204).end();
   });
