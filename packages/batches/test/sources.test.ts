@@ -62,6 +62,18 @@ describe('CSV source', () => {
     expect(columns).toEqual(['Address', 'City']);
     expect(items).toEqual([{ cells: ['1 Main St, Apt 2', 'Austin'] }, { cells: ['x'] }]);
   });
+  it('reads a body chunk larger than a parser piece whole, a surrogate pair across the piece boundary included', async () => {
+    // The body is cut into 16 KiB pieces for the parser (PARSE_PIECE): the emoji's first
+    // UTF-16 unit is the last of the first piece.
+    let text = 'Name\n';
+    if ((16 * 1024 - 1 - text.length) % 2 === 1) text += 'aa\n';
+    while (text.length < 16 * 1024 - 1) text += 'a\n';
+    text += '😀 Lee\nb\n';
+    expect(text.charCodeAt(16 * 1024 - 1)).toBe('😀'.charCodeAt(0));
+    const { items } = await read('csv', [text], 100);
+    expect(items.slice(-2)).toEqual([{ cells: ['😀 Lee'] }, { cells: ['b'] }]);
+    expect(items.length).toBe(text.split('\n').length - 2);
+  });
   it('refuses malformed CSV with 400', async () => {
     await expect(read('csv', ['a,b\n"unclosed,1\n'])).rejects.toMatchObject({ kind: 'validation_failed' });
   });

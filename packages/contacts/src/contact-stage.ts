@@ -1,5 +1,6 @@
 /**
- * Bulk writer for contacts. Until a batch meets a row already stored, each batch is COPYed
+ * Bulk writer for a contact store that already has rows (an empty one is filled by
+ * contact-load.ts, which builds the indexes once at the end). Until a batch meets a row already stored, each batch is COPYed
  * straight into `contacts`: one statement, heap rows written in bulk, no second copy of
  * the data. COPY fails as a whole on a duplicate row_hash (unique_violation; nothing of the
  * batch stays), so each batch's COPY text is kept in memory until its COPY has committed
@@ -56,11 +57,18 @@ function sqlState(error: unknown): unknown {
 }
 
 export interface BatchWritten {
+  /** Rows of the batch. */
   staged: number;
+  /**
+   * Rows of it stored; the rest were duplicates. The bulk load's final report may correct
+   * earlier ones: `{ staged: 0, inserted: -n }` when n rows counted as stored turned out to
+   * repeat others (contact-load.ts).
+   */
   inserted: number;
 }
 
-export interface ContactStage {
+/** Writes batches of contact COPY text into the store: contact-stage.ts or contact-load.ts. */
+export interface ContactWriter {
   /**
    * Takes one batch (chunks of COPY text in STAGE_COLUMNS order) and resolves once it has
    * been read and handed to the database; writing it into `contacts` then goes on in the
@@ -79,7 +87,7 @@ export async function createContactStage(
   db: Database,
   onWritten: (batch: BatchWritten) => void,
   depth = 2,
-): Promise<ContactStage> {
+): Promise<ContactWriter> {
   const suffix = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const tables = Array.from({ length: depth }, (_, i) => `contacts_stage_${suffix}_${i}`);
   const columns = STAGE_COLUMNS.map((c) => `${c} ${c === 'phones' || c === 'emails' ? 'jsonb' : 'text'}`);

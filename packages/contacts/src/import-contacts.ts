@@ -3,13 +3,16 @@
  * Memory stays flat whatever the file size: at most a few batches of COPY text are held
  * (the batches in flight and the one being normalised, about 2.2 MB each for 10,000 demo
  * rows; see contact-stage.ts). Bad rows go to `rejects` as `line,reason` CSV and the
- * import carries on.
+ * import carries on. Into an empty store the rows go to a table without indexes that is
+ * indexed once and then takes the place of `contacts` (contact-load.ts); into a store with
+ * rows, batch by batch with the indexes kept up row by row (contact-stage.ts).
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { csvContacts, ndjsonContacts } from './contact-readers.ts';
-import { createContactStage } from './contact-stage.ts';
+import { bulkLoadable, createBulkLoad } from './contact-load.ts';
+import { createContactStage, type BatchWritten } from './contact-stage.ts';
 import { rowSource } from './row-source.ts';
 import { csvCell } from '@skiptrace/runtime';
 import { textChunks } from './text-chunks.ts';
@@ -84,21 +87,28 @@ export async function importContacts(
       return writeOut(rejects, text);
     },
   );
-  const stage = await createContactStage(db, ({ staged, inserted }) => {
+  const written = ({ staged, inserted }: BatchWritten): void => {
     counts.imported += inserted;
     counts.duplicates += staged - inserted;
     onProgress?.({ ...counts });
-  });
+  };
+  // An empty store is filled through a table without indexes that then replaces it
+  // (contact-load.ts); a store with rows takes the new ones batch by batch (contact-stage.ts).
+  const bulk = (await bulkLoadable(db)) ? await createBulkLoad(db, written) : undefined;
+  const writer = bulk ?? (await createContactStage(db, written));
+  let analyzed = false;
   try {
-    while (!rows.exhausted) await stage.load(rows.batch(batchSize));
-    await stage.flush();
+    while (!rows.exhausted) await writer.load(rows.batch(batchSize));
+    await writer.flush();
+    if (bulk) analyzed = await bulk.finish();
   } finally {
     await rows.close();
-    await stage.dispose();
+    await writer.dispose();
   }
   // Before the first lookup meets the new rows: without statistics, a chunk's candidate
   // lookup right after a large import was planned as a sequential scan (storage/statistics.ts).
-  await analyzeAfterLoad(db, 'contacts', counts.imported);
+  // A bulk load that replaced contacts analyzed it before the swap.
+  if (!analyzed) await analyzeAfterLoad(db, 'contacts', counts.imported);
   if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
   return counts;
 }

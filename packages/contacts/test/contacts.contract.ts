@@ -8,7 +8,7 @@ import { text } from 'node:stream/consumers';
 import { blockingKeys, standardizeAddress } from '@skiptrace/matching';
 import type { Database } from '@skiptrace/storage';
 import { findCandidates, importContacts, importSuppression, loadContactDetails } from '../src/index.ts';
-import type { ContactCandidate, ContactDetails, ImportContactsOptions } from '../src/index.ts';
+import type { ContactCandidate, ContactDetails, ImportContactsOptions, ImportSource } from '../src/index.ts';
 
 export interface ContractHarness {
   db: Database;
@@ -41,7 +41,7 @@ async function find(db: Database, keys: string[]): Promise<Map<string, (ContactC
 }
 
 /** Runs an import, collecting the reject stream's text. */
-export async function runImport(db: Database, input: string | string[], options: Partial<ImportContactsOptions> = {}) {
+export async function runImport(db: Database, input: ImportSource, options: Partial<ImportContactsOptions> = {}) {
   const rejects = new PassThrough();
   const rejected = text(rejects);
   const counts = await importContacts(db, input, { format: 'csv', rejects, ...options });
@@ -109,6 +109,108 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
       expect(rows[0]!.n).toBe(2);
     });
 
+    it('fills an empty store through a load table that takes the place of contacts, same shape and sequence', async () => {
+      const shape = async () => ({
+        indexes: (
+          await db.query<{ indexname: string; indexdef: string }>(
+            `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'contacts' ORDER BY indexname`,
+          )
+        ).rows,
+        constraints: (
+          await db.query<{ conname: string; contype: string }>(
+            `SELECT conname, contype FROM pg_constraint WHERE conrelid = 'contacts'::regclass ORDER BY conname`,
+          )
+        ).rows,
+        columns: (
+          await db.query<{ attname: string; collation: string | null; notnull: boolean; def: string | null }>(
+            `SELECT a.attname, c.collname AS collation, a.attnotnull AS notnull, pg_get_expr(d.adbin, d.adrelid) AS def
+             FROM pg_attribute a
+             LEFT JOIN pg_collation c ON c.oid = a.attcollation
+             LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+             WHERE a.attrelid = 'contacts'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
+          )
+        ).rows,
+        sequence: (await db.query<{ seq: string | null }>(`SELECT pg_get_serial_sequence('contacts', 'id') AS seq`))
+          .rows[0]!.seq,
+      });
+      const oid = async () =>
+        (await db.query<{ oid: unknown }>(`SELECT 'contacts'::regclass::oid AS oid`)).rows[0]!.oid;
+      const before = await shape();
+      expect(before.indexes.length).toBeGreaterThanOrEqual(5);
+      const empty = await oid();
+      const { counts } = await runImport(db, VENDOR_CSV, { batchSize: 1 });
+      expect(counts).toEqual({ read: 6, imported: 2, duplicates: 0, rejected: 4 });
+      // Another table now (the load table), shaped as the migrations made contacts.
+      expect(await oid()).not.toEqual(empty);
+      expect(await shape()).toEqual(before);
+      const leftovers = await db.query(`SELECT relname FROM pg_class WHERE relname LIKE 'contacts\\_load\\_%'`);
+      expect(leftovers.rows).toEqual([]);
+      // Analyzed before the swap: the lookup's planner statistics are there at once.
+      const stats = await db.query<{ reltuples: number }>(
+        `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE oid = 'contacts'::regclass`,
+      );
+      expect(stats.rows[0]!.reltuples).toBe(2);
+      // The next import (a store with rows: batch by batch) goes on with the same sequence.
+      const ids = async () =>
+        (await db.query<{ id: string }>('SELECT id FROM contacts ORDER BY id')).rows.map((r) => BigInt(r.id));
+      const first = await ids();
+      const more = await runImport(
+        db,
+        'street_address,city,state,zip5,phone_1\n4 Ash St,Austin,TX,78701,512-555-0150\n',
+      );
+      expect(more.counts.imported).toBe(1);
+      const after = await ids();
+      expect(after).toHaveLength(3);
+      expect(after[2]! > first[1]!).toBe(true);
+      expect(await shape()).toEqual(before);
+      const found = await find(db, [keyOf('4 Ash Street', '78701'), keyOf('9 Elm Street', '78701')]);
+      expect([...found.values()].map((rows) => rows.length)).toEqual([1, 1]);
+    });
+
+    it('moves the loaded rows in when another import filled the store during the load', async () => {
+      const header = 'street_address,city,state,zip5,first_name,last_name,phone_1';
+      const row = (n: number): string => `${n} Larch St,Austin,TX,78701,Al,Roe,512-555-01${n}`;
+      let inner: Awaited<ReturnType<typeof runImport>> | undefined;
+      async function* file() {
+        yield `${header}\n${row(10)}\n${row(11)}\n`;
+        // Both imports began on an empty store; this one finishes first and takes its place.
+        inner = await runImport(db, `${header}\n${row(11)}\n${row(12)}\n`);
+        yield `${row(13)}\n`;
+      }
+      // The statements of the outer import, to see that it took the bulk path.
+      const statements: string[] = [];
+      const recorded: Database = {
+        ...db,
+        query: (text, params) => {
+          statements.push(text);
+          return db.query(text, params);
+        },
+      };
+      const outer = await runImport(recorded, file(), { batchSize: 1 });
+      expect(statements.some((text) => /^INSERT INTO contacts .* FROM contacts_load_/s.test(text))).toBe(true);
+      expect(inner!.counts).toEqual({ read: 2, imported: 2, duplicates: 0, rejected: 0 });
+      expect(outer.counts).toEqual({ read: 3, imported: 2, duplicates: 1, rejected: 0 });
+      const { rows } = await db.query<{ n: number; d: number }>(
+        'SELECT count(*)::int AS n, count(DISTINCT row_hash)::int AS d FROM contacts',
+      );
+      expect(rows[0]).toEqual({ n: 4, d: 4 });
+      const leftovers = await db.query(`SELECT relname FROM pg_class WHERE relname LIKE 'contacts\\_load\\_%'`);
+      expect(leftovers.rows).toEqual([]);
+    });
+
+    it('stores nothing and leaves no load table when an import into an empty store fails mid-way', async () => {
+      async function* file() {
+        yield 'street_address,city,state,zip5,phone_1\n1 Yew Ct,Austin,TX,78701,512-555-0160\n';
+        yield '2 Yew Ct,Austin,TX,78701,512-555-0161\n';
+        throw new Error('disk gone');
+      }
+      await expect(runImport(db, file(), { batchSize: 1 })).rejects.toThrow('disk gone');
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts');
+      expect(rows[0]!.n).toBe(0);
+      const leftovers = await db.query(`SELECT relname FROM pg_class WHERE relname LIKE 'contacts\\_load\\_%'`);
+      expect(leftovers.rows).toEqual([]);
+    });
+
     it('counts rows repeated in the file as duplicates, in a later batch or the same one', async () => {
       const header = 'street_address,city,state,zip_code,first_name,last_name,phone_1';
       const row = (n: number): string => `${n} Birch Rd,Austin,TX,78701,Al,Roe,512-555-01${n}`;
@@ -147,18 +249,23 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
 
     it('stores each row once when two large batches in flight hold the same rows in crossed order', async () => {
       // Batch 1 writes rows 1..N, batch 2 the same rows N..1 while batch 1 may still be
-      // running: on PostgreSQL the two can deadlock on row_hash, and the loser must be
-      // written again (with ON CONFLICT), not fail the import.
+      // running. Into a store with rows (batch by batch) the two can deadlock on row_hash on
+      // PostgreSQL, and the loser must be written again (with ON CONFLICT), not fail the
+      // import; into an empty store (the load table) the repeats fail its unique index.
       const n = 5000;
       const header = 'street_address,city,state,zip5,first_name,last_name,phone_1';
       const row = (i: number): string => `${i} Cedar Ln,Austin,TX,78701,Al,Roe,512-555-0110`;
       const lines = [header];
       for (let i = 1; i <= n; i++) lines.push(row(i));
       for (let i = n; i >= 1; i--) lines.push(row(i));
-      const { counts } = await runImport(db, [...lines, ''].join('\n'), { batchSize: n });
-      expect(counts).toEqual({ read: 2 * n, imported: n, duplicates: n, rejected: 0 });
-      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts');
-      expect(rows[0]!.n).toBe(n);
+      for (const stored of [0, 1]) {
+        await db.query('TRUNCATE contacts');
+        if (stored > 0) await runImport(db, `${header}\n1 Other Rd,Austin,TX,78701,Al,Roe,512-555-0111\n`);
+        const { counts } = await runImport(db, [...lines, ''].join('\n'), { batchSize: n });
+        expect(counts).toEqual({ read: 2 * n, imported: n, duplicates: n, rejected: 0 });
+        const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts');
+        expect(rows[0]!.n).toBe(n + stored);
+      }
     });
 
     it('decodes files as batch uploads do: a declared charset, UTF-16 without a BOM; refuses undecodable bytes', async () => {

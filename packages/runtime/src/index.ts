@@ -17,3 +17,4 @@ export * from './input-boundary.ts';
 export * from './http-server.ts';
 export * from './text-decoding.ts';
 export * from './csv-cell.ts';
+export * from './event-loop-slices.ts';

@@ -1,0 +1,247 @@
+/**
+ * Bulk writer for an import into an empty contact store (the first load, and every load
+ * after the store was emptied). Maintaining `contacts`' five indexes row by row is most
+ * of an import's PostgreSQL time (about 7.5 of 10 µs a row; packages/contacts/BENCHMARKS.md),
+ * while building the same indexes once over the loaded rows costs about 2.5 µs a row. So
+ * the rows are COPYed into a new table without indexes, `contacts_load_*` (created LIKE
+ * contacts: same columns, defaults and id sequence), and at the end:
+ *
+ * 1. the indexes of `contacts` are built on it, as the catalogue defines them
+ *    (pg_get_indexdef, so a later migration's index comes along), the unique ones first:
+ *    rows repeated in the file fail the row_hash unique index, are deleted (the first
+ *    occurrence, lowest id, stays) and reported as duplicates, and the index is built again;
+ * 2. it is ANALYZEd, so the first lookup plans with statistics (storage/statistics.ts);
+ * 3. it replaces `contacts` in one short transaction: ACCESS EXCLUSIVE lock on contacts,
+ *    check it is still empty, hand the id sequence over, drop the empty table, rename the
+ *    load table and its indexes and constraints to the names of the ones it replaces.
+ *
+ * Lookups meanwhile read the (empty) contacts table as before; the rows appear all at once
+ * when the import ends instead of batch by batch, and an interrupted import stores
+ * nothing (it leaves `contacts_load_*` behind, safe to drop; running it again loads it all).
+ * If contacts is no longer empty at step 3 (another import got there first), its lock
+ * cannot be had within LOCK_TIMEOUT, or something depends on the table (a view), the
+ * loaded rows are moved in with `INSERT … SELECT … ON CONFLICT (row_hash) DO NOTHING`
+ * instead, as the staged import does, and are counted by what that stores.
+ * `bulkLoadable` says whether the table's shape allows the swap at all (no foreign key
+ * pointing at it, no trigger, only plain, primary-key and unique indexes); otherwise the
+ * import uses the staged writer (contact-stage.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Database, Sql } from '@skiptrace/storage';
+import type { BatchWritten, ContactWriter } from './contact-stage.ts';
+import { STAGE_COLUMNS } from './contact-stage.ts';
+
+const COLUMN_LIST = STAGE_COLUMNS.join(', ');
+
+/** SQLSTATEs handled here. */
+const UNIQUE_VIOLATION = '23505';
+const LOCK_NOT_AVAILABLE = '55P03';
+const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
+
+/** How long the swap waits for lookups in progress to let go of contacts. */
+export const LOCK_TIMEOUT = '5s';
+
+/** An index of contacts as the catalogue defines it. */
+interface IndexDef {
+  name: string;
+  def: string;
+  /** 'p' primary key, 'u' unique constraint, null a plain (possibly unique) index. */
+  constraint: 'p' | 'u' | null;
+  unique: boolean;
+}
+
+/** `CREATE [UNIQUE] INDEX name ON [ONLY] schema.table USING …` as pg_get_indexdef writes it. */
+const INDEX_DEF = /^CREATE (UNIQUE )?INDEX (\S+) ON (?:ONLY )?(\S+) (USING .*)$/s;
+
+function sqlState(error: unknown): unknown {
+  return (error as { code?: unknown }).code;
+}
+
+async function indexesOf(db: Sql): Promise<IndexDef[]> {
+  const { rows } = await db.query<{ name: string; def: string; contype: string | null; unique: boolean }>(
+    `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def, c.contype, x.indisunique AS unique
+     FROM pg_index x
+     JOIN pg_class i ON i.oid = x.indexrelid
+     LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid
+     WHERE x.indrelid = 'contacts'::regclass
+     ORDER BY x.indisunique DESC, i.relname`,
+  );
+  return rows.map(({ name, def, contype, unique }) => {
+    if (contype !== null && contype !== 'p' && contype !== 'u') {
+      throw new Error(`contacts index ${name} backs a constraint of type ${contype}`);
+    }
+    if (!INDEX_DEF.test(def)) throw new Error(`contacts index ${name}: unexpected definition ${def}`);
+    return { name, def, constraint: contype, unique };
+  });
+}
+
+/**
+ * Whether contacts is empty and shaped for the bulk load's swap: nothing references it by
+ * foreign key, no user trigger, only indexes this module can rebuild. An import that
+ * finds rows (or an unusual table) uses the staged writer instead.
+ */
+export async function bulkLoadable(db: Sql): Promise<boolean> {
+  const { rows } = await db.query<{ empty: boolean; blocked: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM contacts) AS empty,
+            EXISTS (SELECT 1 FROM pg_constraint WHERE confrelid = 'contacts'::regclass)
+              OR EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = 'contacts'::regclass AND NOT tgisinternal) AS blocked`,
+  );
+  if (!rows[0]!.empty || rows[0]!.blocked) return false;
+  try {
+    await indexesOf(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface BulkLoad extends ContactWriter {
+  /**
+   * Builds the indexes, analyzes and puts the loaded rows in place of contacts (or moves
+   * them in when contacts is no longer empty). Call after flush. Reports the rows found to
+   * repeat earlier ones through onWritten as `{ staged: 0, inserted: -n }`. Resolves true
+   * when the load table became contacts (already analyzed), false when its rows were
+   * moved into contacts (the caller then refreshes statistics as after a staged import).
+   */
+  finish(): Promise<boolean>;
+}
+
+export async function createBulkLoad(
+  db: Database,
+  onWritten: (batch: BatchWritten) => void,
+  depth = 2,
+): Promise<BulkLoad> {
+  const table = `contacts_load_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await db.query(`CREATE TABLE ${table} (LIKE contacts INCLUDING ALL EXCLUDING INDEXES)`);
+  const slots: Promise<void>[] = Array.from({ length: depth }, () => Promise.resolve());
+  let next = 0;
+  let loaded = 0;
+
+  async function copy(chunks: string[]): Promise<void> {
+    const written = await db.copyText(table, [...STAGE_COLUMNS], chunks);
+    loaded += written;
+    onWritten({ staged: written, inserted: written });
+  }
+
+  /** Deletes every row whose row_hash an earlier row (lower id) has; returns how many. */
+  async function dropRepeats(): Promise<number> {
+    const { rowCount } = await db.query(
+      `DELETE FROM ${table} WHERE id IN (
+         SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY row_hash ORDER BY id) AS n FROM ${table}) r
+         WHERE n > 1)`,
+    );
+    return rowCount;
+  }
+
+  /** Builds one of contacts' indexes on the load table under a temporary name. */
+  async function build(index: IndexDef, temporary: string): Promise<void> {
+    const [, unique = '', , , using] = INDEX_DEF.exec(index.def)!;
+    await db.query(`CREATE ${unique}INDEX ${temporary} ON ${table} ${using}`);
+  }
+
+  /**
+   * Builds every index, `depth` at a time (each build is one backend's sort), unique ones
+   * first. A repeated row fails the row_hash unique index: the repeats are deleted once
+   * and the index built again. Returns the number of rows deleted.
+   */
+  async function buildIndexes(indexes: IndexDef[], temporary: Map<IndexDef, string>): Promise<number> {
+    let repeats: Promise<number> | undefined;
+    const queue = [...indexes];
+    const lane = async (): Promise<void> => {
+      for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
+        try {
+          await build(index, temporary.get(index)!);
+        } catch (error) {
+          if (sqlState(error) !== UNIQUE_VIOLATION || repeats !== undefined) throw error;
+          // The delete waits for builds in progress on other lanes (their SHARE lock).
+          repeats = dropRepeats();
+          await repeats;
+          await build(index, temporary.get(index)!);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: depth }, lane));
+    return (await repeats) ?? 0;
+  }
+
+  /** Puts the load table in place of contacts; false when contacts must be merged into instead. */
+  async function swap(indexes: IndexDef[], temporary: Map<IndexDef, string>): Promise<boolean> {
+    try {
+      return await db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+        await tx.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
+        const { rows } = await tx.query<{ filled: boolean }>('SELECT EXISTS (SELECT 1 FROM contacts) AS filled');
+        if (rows[0]!.filled) return false;
+        // A migration that changed contacts' indexes since they were read: merge instead.
+        const now = await indexesOf(tx);
+        if (JSON.stringify(now) !== JSON.stringify(indexes)) return false;
+        // The id sequence (bigserial) belongs to contacts.id and would go with the table.
+        const owned = await tx.query<{ seq: string; col: string }>(
+          `SELECT d.objid::regclass::text AS seq, a.attname AS col
+           FROM pg_depend d
+           JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
+           JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+           WHERE d.refobjid = 'contacts'::regclass AND d.deptype = 'a'`,
+        );
+        for (const { seq, col } of owned.rows) await tx.query(`ALTER SEQUENCE ${seq} OWNED BY ${table}.${col}`);
+        await tx.query('DROP TABLE contacts');
+        await tx.query(`ALTER TABLE ${table} RENAME TO contacts`);
+        // The indexes take the names of the ones dropped; the primary key and unique
+        // constraints are made from theirs (no scan: the columns are already NOT NULL).
+        for (const index of indexes) {
+          const name = temporary.get(index)!;
+          const kind = index.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE';
+          await tx.query(
+            index.constraint === null
+              ? `ALTER INDEX ${name} RENAME TO ${index.name}`
+              : `ALTER TABLE contacts ADD CONSTRAINT ${index.name} ${kind} USING INDEX ${name}`,
+          );
+        }
+        return true;
+      });
+    } catch (error) {
+      const state = sqlState(error);
+      if (state === LOCK_NOT_AVAILABLE || state === DEPENDENT_OBJECTS_STILL_EXIST) return false;
+      throw error;
+    }
+  }
+
+  return {
+    async load(chunks) {
+      const slot = next;
+      next = (next + 1) % depth;
+      // Read the whole batch before waiting for the slot: normalising it overlaps the
+      // COPYs in flight (about 2.2 MB of text for 10,000 demo rows).
+      const text: string[] = [];
+      for await (const chunk of chunks) text.push(chunk);
+      await slots[slot];
+      if (text.length === 0) return;
+      const writing = copy(text);
+      // Until awaited (next load into this slot, or flush), not an unhandled rejection.
+      writing.catch(() => undefined);
+      slots[slot] = writing;
+    },
+    async flush() {
+      await Promise.all(slots);
+    },
+    async finish() {
+      if (loaded === 0) return false;
+      const indexes = await indexesOf(db);
+      const temporary = new Map(indexes.map((index, i) => [index, `${table}_${i}`]));
+      const repeats = await buildIndexes(indexes, temporary);
+      if (repeats > 0) onWritten({ staged: 0, inserted: -repeats });
+      await db.query(`ANALYZE ${table}`);
+      if (await swap(indexes, temporary)) return true;
+      // contacts has rows now (or could not be swapped): move the rows in, as the staged import does.
+      const { rowCount } = await db.query(
+        `INSERT INTO contacts (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM ${table} ORDER BY row_hash ON CONFLICT (row_hash) DO NOTHING`,
+      );
+      onWritten({ staged: 0, inserted: rowCount - (loaded - repeats) });
+      return false;
+    },
+    async dispose() {
+      await Promise.allSettled(slots);
+      await db.query(`DROP TABLE IF EXISTS ${table}`);
+    },
+  };
+}
