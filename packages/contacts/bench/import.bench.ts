@@ -21,7 +21,6 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { CONTACT_COLUMNS, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase, encodeCopyValue } from '@skiptrace/storage';
-import type { Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { findCandidates, importContacts, importSuppression } from '../src/index.ts';
 import type { CandidateQuery } from '../src/index.ts';
