@@ -21,9 +21,8 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { CONTACT_COLUMNS, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase, encodeCopyValue } from '@skiptrace/storage';
-import type { Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
-import { findCandidates, importContacts } from '../src/index.ts';
+import { findCandidates, importContacts, importSuppression } from '../src/index.ts';
 import type { CandidateQuery } from '../src/index.ts';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
@@ -47,6 +46,28 @@ async function writeCopyText(path: string): Promise<void> {
   await finished(out);
 }
 
+/**
+ * ROWS distinct US numbers, one per line, in a scattered order (a multiplicative step
+ * through the line numbers of 100 area codes), as the registry's flat file lists them.
+ */
+async function writeNumbers(path: string): Promise<void> {
+  const out = createWriteStream(path);
+  const areas = [201, 202, 203, 205, 206, 207, 208, 209, 210, 212, 213, 214, 215, 216, 217, 218, 219, 224, 225, 228];
+  let chunk = '';
+  for (let i = 0; i < ROWS; i++) {
+    const n = (i * 7_919) % ROWS;
+    const area = areas[n % areas.length]!;
+    const local = Math.floor(n / areas.length);
+    chunk += `${area}${200 + (local % 800)}${String(Math.floor(local / 800) % 10_000).padStart(4, '0')}\n`;
+    if (chunk.length > 1 << 16) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await finished(out);
+}
+
 async function writeDemoCsv(path: string): Promise<void> {
   const out = createWriteStream(path);
   let chunk = `${COLUMNS.join(',')}\n`;
@@ -61,26 +82,58 @@ async function writeDemoCsv(path: string): Promise<void> {
   await finished(out);
 }
 
+/** utime + stime (ms) of a local process, or undefined once it has gone. */
+async function processCpu(pid: number): Promise<number | undefined> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // USER_HZ
+  } catch {
+    return undefined; // not local, or gone
+  }
+}
+
 /**
- * CPU time (ms) of this database's PostgreSQL client backends (not autovacuum), by pid,
- * from /proc (PostgreSQL on this machine only; empty otherwise). Wall-clock rates on a
- * shared machine are noisy, CPU time per row much less so.
+ * CPU time (ms) of this database's PostgreSQL backends over an interval: client backends
+ * and the parallel workers an index build starts (from /proc; PostgreSQL on this machine
+ * only, 0 otherwise). Wall-clock rates on a shared machine are noisy, CPU time per row
+ * much less so. Backends come and go during an import (pool connections, parallel
+ * workers), so they are sampled every 50 ms from a connection of its own (left out) and
+ * each counts from its CPU at start (0 if it started later) to the last value seen: a
+ * process's last 50 ms before it exits may be missed.
  */
-async function backendCpu(db: Database): Promise<Map<number, number>> {
-  const cpu = new Map<number, number>();
-  const { rows } = await db.query<{ pid: number }>(
-    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
-  );
-  const tick = 1000 / 100; // USER_HZ
-  for (const { pid } of rows) {
-    try {
-      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * tick);
-    } catch {
-      // not local, or gone
+async function backendCpuMeter(url: string): Promise<{ start(): Promise<void>; stop(): Promise<number> }> {
+  const meter = createPostgresDatabase({ url, max: 1 });
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let sampling: Promise<void> = Promise.resolve();
+  async function sample(into: Map<number, number>): Promise<void> {
+    const { rows } = await meter.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database()
+       AND backend_type IN ('client backend', 'parallel worker') AND pid <> pg_backend_pid()`,
+    );
+    for (const { pid } of rows) {
+      const cpu = await processCpu(pid);
+      if (cpu !== undefined) into.set(pid, cpu);
     }
   }
-  return cpu;
+  return {
+    async start() {
+      await sample(first);
+      timer = setInterval(() => {
+        sampling = sampling.then(() => sample(last)).catch(() => undefined);
+      }, 50);
+    },
+    async stop() {
+      clearInterval(timer);
+      await sampling;
+      await sample(last);
+      await meter.close();
+      let ms = 0;
+      for (const [pid, cpu] of last) ms += cpu - (first.get(pid) ?? 0);
+      return ms;
+    },
+  };
 }
 
 const percentile = (sorted: number[], p: number): number =>
@@ -96,26 +149,35 @@ try {
   await writeDemoCsv(csv);
   console.log(`file: ${ROWS} rows, ${mb((await stat(csv)).size)}`);
 
+  /** Runs one load with its wall time, Node and PostgreSQL CPU and the load average. */
+  async function measure<T>(run: () => Promise<T>) {
+    const pgMeter = await backendCpuMeter(database.url);
+    await pgMeter.start();
+    const load = loadavg()[0]!;
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const result = await run();
+    const cpu = process.cpuUsage(cpuBefore);
+    const seconds = (performance.now() - started) / 1000;
+    const pgMs = await pgMeter.stop();
+    return { result, seconds, nodeMs: (cpu.user + cpu.system) / 1000, pgMs, load, loadEnd: loadavg()[0]! };
+  }
+  const perRow = (ms: number, rows: number): string => `${((ms * 1000) / rows).toFixed(2)} µs/row`;
+
   const rssBefore = process.memoryUsage.rss();
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-  const pgBefore = await backendCpu(db);
-  const load = loadavg()[0]!;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const counts = await importContacts(db, createReadStream(csv, { highWaterMark: 256 * 1024 }), { format: 'csv' });
-  const cpu = process.cpuUsage(cpuBefore);
-  const seconds = (performance.now() - started) / 1000;
+  const run = await measure(() =>
+    importContacts(db, createReadStream(csv, { highWaterMark: 256 * 1024 }), { format: 'csv' }),
+  );
   clearInterval(sampler);
-  let pgMs = 0;
-  for (const [pid, ms] of await backendCpu(db)) pgMs += ms - (pgBefore.get(pid) ?? 0);
-  const perRow = (ms: number): string => `${((ms * 1000) / counts.read).toFixed(2)} µs/row`;
+  const { result: counts, seconds } = run;
   console.log(
     `import: ${JSON.stringify(counts)} in ${seconds.toFixed(2)} s = ${Math.round(counts.read / seconds)} rows/s ` +
-      `(load average ${load.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end)`,
+      `(load average ${run.load.toFixed(2)} at start, ${run.loadEnd.toFixed(2)} at end)`,
   );
   console.log(
-    `cpu: node ${perRow((cpu.user + cpu.system) / 1000)}, PostgreSQL backends ${pgMs > 0 ? perRow(pgMs) : 'n/a'}`,
+    `cpu: node ${perRow(run.nodeMs, counts.read)}, PostgreSQL backends ${run.pgMs > 0 ? perRow(run.pgMs, counts.read) : 'n/a'}`,
   );
   console.log(`rss: before ${mb(rssBefore)}, peak during import ${mb(peakRss)}`);
 
@@ -160,6 +222,21 @@ try {
     `reference, bare COPY of the same rows into text columns without indexes: ${copied} rows in ${bareSeconds.toFixed(2)} s = ` +
       `${Math.round(copied / bareSeconds)} rows/s (load average ${bareLoad.toFixed(2)}); import / bare COPY = ` +
       `${(counts.read / seconds / (copied / bareSeconds)).toFixed(3)}`,
+  );
+
+  // The suppression import: as many distinct numbers as contact rows, one per line (the
+  // registry's flat file), into the empty list.
+  const numbers = join(dir, 'numbers.txt');
+  await writeNumbers(numbers);
+  const dnc = await measure(() =>
+    importSuppression(db, createReadStream(numbers, { encoding: 'utf8' }), { kind: 'dnc' }),
+  );
+  const listed = dnc.result;
+  console.log(
+    `suppression import: ${JSON.stringify(listed)} in ${dnc.seconds.toFixed(2)} s = ${Math.round(listed.read / dnc.seconds)} rows/s ` +
+      `(load average ${dnc.load.toFixed(2)}); cpu: node ${perRow(dnc.nodeMs, listed.read)}, PostgreSQL backends ` +
+      `${dnc.pgMs > 0 ? perRow(dnc.pgMs, listed.read) : 'n/a'}; import / bare COPY = ` +
+      `${(listed.read / dnc.seconds / (copied / bareSeconds)).toFixed(3)}`,
   );
 } finally {
   await db.close();

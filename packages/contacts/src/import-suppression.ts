@@ -6,8 +6,13 @@
  *   a CSV with a header   a phone column ("Phone", "Number", "Phone Number", …), or an
  *                         area-code column ("Area Code", "NPA") plus a number column
  * Numbers are normalised to E.164; lines without a valid US number are counted as
- * rejected. Upserts: numbers already listed are counted as duplicates. A large load ends
- * with ANALYZE suppression (analyzeAfterLoad), so the lookup by number plans with statistics.
+ * rejected. Numbers already listed (or repeated in the file) are counted as duplicates.
+ * Batches are plain INSERTs until one meets a listed number: `ON CONFLICT` probes the
+ * primary key before every insert, about 1.6 µs a row of PostgreSQL CPU out of 4.7
+ * (packages/contacts/BENCHMARKS.md). The batch that meets one fails as a whole (nothing of
+ * it stays) and is inserted again with `ON CONFLICT (kind, number) DO NOTHING`, as is every
+ * later batch of the import. A large load ends with ANALYZE suppression (analyzeAfterLoad),
+ * so the lookup by number plans with statistics.
  */
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { foldHeader } from './columns.ts';
@@ -41,6 +46,12 @@ const NUMBER_HEADERS = new Set([
   'mobile',
   'cell',
 ]);
+
+const INSERT = 'INSERT INTO suppression (kind, number) SELECT $1, unnest($2::text[])';
+
+/** SQLSTATEs of a unique constraint violation and of a deadlock. */
+const UNIQUE_VIOLATION = '23505';
+const DEADLOCK_DETECTED = '40P01';
 
 interface Layout {
   area?: number;
@@ -77,14 +88,26 @@ export async function importSuppression(
   let layout: Layout | undefined;
   let first = true;
   let batch: string[] = [];
+  /** Set once a batch met a listed number: from then on every batch skips them. */
+  let conflicts = false;
+  const insert = async (): Promise<number> => {
+    if (!conflicts) {
+      try {
+        return (await db.query(INSERT, [kind, batch])).rowCount;
+      } catch (error) {
+        // A listed number, or (two imports at once) a lost deadlock over one: both undone.
+        const state = (error as { code?: unknown }).code;
+        if (state !== UNIQUE_VIOLATION && state !== DEADLOCK_DETECTED) throw error;
+        conflicts = true;
+      }
+    }
+    return (await db.query(`${INSERT} ON CONFLICT (kind, number) DO NOTHING`, [kind, batch])).rowCount;
+  };
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const result = await db.query(
-      'INSERT INTO suppression (kind, number) SELECT $1, unnest($2::text[]) ON CONFLICT (kind, number) DO NOTHING',
-      [kind, batch],
-    );
-    counts.imported += result.rowCount;
-    counts.duplicates += batch.length - result.rowCount;
+    const inserted = await insert();
+    counts.imported += inserted;
+    counts.duplicates += batch.length - inserted;
     batch = [];
     onProgress?.({ ...counts });
   };

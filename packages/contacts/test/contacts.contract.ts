@@ -318,6 +318,14 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
       await importSuppression(db, 'Name,Phone Number\nX,(512) 555-0102\n', { kind: 'litigator' });
       const again = await importSuppression(db, ['5125550101\n'], { kind: 'dnc' });
       expect(again).toMatchObject({ imported: 0, duplicates: 1 });
+      // Repeats within the file and a listed number in a later batch: each stored once.
+      const repeats = await importSuppression(db, '5125550170\n5125550171\n5125550170\n5125550101\n5125550172\n', {
+        kind: 'dnc',
+        batchSize: 2,
+      });
+      expect(repeats).toEqual({ read: 5, imported: 3, duplicates: 2, rejected: 0 });
+      const listed = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM suppression WHERE kind = 'dnc'`);
+      expect(listed.rows[0]!.n).toBe(5);
       const key = keyOf('123 N Main St', '78701');
       const found = await find(db, [key, key, 'no|such|key']);
       expect([...found.keys()]).toEqual([key, 'no|such|key']);

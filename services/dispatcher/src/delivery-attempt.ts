@@ -55,8 +55,15 @@ export function deliveryHeaders(m: LeasedMessage, nowMs: number): Record<string,
  * Makes one attempt for a leased message and records it: 2xx delivers; 410 disables the
  * endpoint; anything else (3xx included: redirects are not followed) schedules the next
  * retry or fails the message. A manual (replay) attempt is never retried automatically.
+ * `requestDone` is called once the request to the endpoint is over (answered, failed or
+ * never made), before the outcome is written: the endpoint's slot is free from then on.
  */
-export function attemptDelivery(deps: AttemptDeps, m: LeasedMessage, signal: AbortSignal): Promise<AttemptResult> {
+export function attemptDelivery(
+  deps: AttemptDeps,
+  m: LeasedMessage,
+  signal: AbortSignal,
+  requestDone: () => void = () => undefined,
+): Promise<AttemptResult> {
   // A span in the trace of the request that caused the event (its context was stored with
   // the message), whichever dispatcher makes the attempt and however much later.
   return withSpan(
@@ -70,13 +77,20 @@ export function attemptDelivery(deps: AttemptDeps, m: LeasedMessage, signal: Abo
         'skiptrace.webhook.attempt': m.attempt_count + 1,
       },
     },
-    (span) => attempt(deps, m, signal, span),
+    (span) => attempt(deps, m, signal, span, requestDone),
   );
 }
 
-async function attempt(deps: AttemptDeps, m: LeasedMessage, signal: AbortSignal, span: Span): Promise<AttemptResult> {
+async function attempt(
+  deps: AttemptDeps,
+  m: LeasedMessage,
+  signal: AbortSignal,
+  span: Span,
+  requestDone: () => void,
+): Promise<AttemptResult> {
   const { db, config, send, clock, logger } = deps;
   if (!m.enabled) {
+    requestDone();
     await failWithoutAttempt(db, m.id);
     return { kind: 'done' };
   }
@@ -95,6 +109,8 @@ async function attempt(deps: AttemptDeps, m: LeasedMessage, signal: AbortSignal,
     if (signal.aborted) return { kind: 'aborted' };
     timedOut = err instanceof DeliveryTimeoutError;
     error = (err as Error).message || String(err);
+  } finally {
+    requestDone();
   }
   const durationMs = Math.round(performance.now() - started);
   const now = clock.now();

@@ -107,7 +107,18 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   function launch(m: LeasedMessage) {
     const abort = new AbortController();
     const value = member(m.id, m.endpoint_id);
-    const done = attemptDelivery(deps, m, abort.signal)
+    // The endpoint's slot is for the request: it is free once the response is in, while the
+    // outcome is still being written (those writes are batched and take longer than a
+    // request to a fast endpoint; holding the slot through them halved the throughput).
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      count(m.endpoint_id, -1);
+      drain(m.endpoint_id);
+      wake?.();
+    };
+    const done = attemptDelivery(deps, m, abort.signal, freeSlot)
       .then(async (result) => {
         if (result.kind === 'retry') await reschedule(kv, name, value, result.dueAtMs);
         else if (result.kind === 'done') await unschedule(kv, name, value);
@@ -115,8 +126,7 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
       .catch((err: unknown) => logger.error({ err, messageId: m.id }, 'delivery bookkeeping failed; lease will expire'))
       .finally(() => {
         tasks.delete(m.id);
-        count(m.endpoint_id, -1);
-        drain(m.endpoint_id);
+        freeSlot();
         wake?.();
       });
     tasks.set(m.id, { done, abort });
@@ -173,7 +183,9 @@ export function createDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     }
     for (const [endpointId, queue] of waiting)
       room.set(endpointId, (room.get(endpointId) ?? perEndpoint) - queue.length);
-    const free = config.concurrency - started;
+    // Attempts whose outcome is still being written hold no slot, but stop claiming if they pile
+    // up (a slow store): at most as many again as the requests in flight.
+    const free = Math.min(config.concurrency - started, 2 * config.concurrency - tasks.size);
     if (free <= 0) return idle(config.pollMs);
     const now = clock.now();
     const claimed = await kv.claimDue(

@@ -159,7 +159,8 @@ export const batchList: Command = {
       b.id,
       b.status,
       `${b.processed + b.rejected}/${b.total}`,
-      b.processed > 0 ? `${((b.matched / b.processed) * 100).toFixed(1)}%` : '-',
+      // Of the rows traced: rows erased before their trace count in processed, not here.
+      b.processed > b.erased ? `${((b.matched / (b.processed - b.erased)) * 100).toFixed(1)}%` : '-',
       b.created_at,
     ]);
     const table = [['ID', 'STATUS', 'DONE', 'MATCHED', 'CREATED'], ...rows];

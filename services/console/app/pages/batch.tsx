@@ -151,7 +151,8 @@ export function BatchPage({ id }: { id: string }) {
           <Stat label="No match" value={count(batch.no_match)} />
           <Stat label="Rejected" value={count(batch.rejected)} tone={batch.rejected ? 'bad' : undefined} />
           <Stat label="Failed" value={count(batch.failed)} tone={batch.failed ? 'bad' : undefined} />
-          <Stat label="Match rate" value={percent(batch.matched, batch.processed)} />
+          {batch.erased > 0 && <Stat label="Erased before trace" value={count(batch.erased)} />}
+          <Stat label="Match rate" value={percent(batch.matched, batch.processed - batch.erased)} />
           <Stat label="Rate" value={`${count(Math.round(batch.rate))} rows/s`} />
           <Stat label="Time left" value={active(batch) ? duration(batch.eta_seconds) : '—'} />
         </dl>

@@ -188,7 +188,7 @@ function BatchList() {
                   <td>{when(b.created_at)}</td>
                   <td className="num">{count(b.total)}</td>
                   <td className="num">{count(b.matched)}</td>
-                  <td className="num">{percent(b.matched, b.processed)}</td>
+                  <td className="num">{percent(b.matched, b.processed - b.erased)}</td>
                   <td className="num">{count(b.rejected)}</td>
                 </tr>
               ))}
