@@ -265,21 +265,18 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       // Only the delivery that finished the chunk hands the window on, so redeliveries add no jobs.
       const claimed = rowCount > 0 ? await claimChunks(tx, job.batchId, 1) : [];
       if (!outcomes) return { next: claimed, counts: undefined };
-      const { rows: stored } = await tx.query<Record<'matched' | 'no_match' | 'failed', number>>(
-        STORE_OUTCOMES,
-        [
-          job.batchId,
-          job.batchId,
-          job.fromRow,
-          job.toRow,
-          outcomes.rowNumbers,
-          outcomes.statuses,
-          outcomes.reused,
-          outcomes.errors,
-          `[${outcomes.results.join(',')}]`,
-          outcomes.peopleTotals,
-        ],
-      );
+      const { rows: stored } = await tx.query<Record<'matched' | 'no_match' | 'failed', number>>(STORE_OUTCOMES, [
+        job.batchId,
+        job.batchId,
+        job.fromRow,
+        job.toRow,
+        outcomes.rowNumbers,
+        outcomes.statuses,
+        outcomes.reused,
+        outcomes.errors,
+        `[${outcomes.results.join(',')}]`,
+        outcomes.peopleTotals,
+      ]);
       return { next: claimed, counts: stored[0] };
     });
     // Counted after the commit, from the rows this delivery stored (a redelivery adds none).
