@@ -137,7 +137,14 @@ async function attempt(
     await markGone(db, m.endpoint_id);
   } else {
     if (statusCode !== null && statusCode >= 300 && statusCode < 400) outcome.error ??= 'redirects are not followed';
-    const endpoint = await markFailure(db, m.endpoint_id, new Date(now), new Date(now - config.disableAfterMs));
+    // An endpoint that was already failing when this message was leased, and is not yet due
+    // to be disabled, would come out of markFailure unchanged: skip the write. (Each retry
+    // to a dead endpoint used to update its row: a wave of timeouts queued on that row's
+    // lock, holding pool connections the healthy endpoints' deliveries were waiting for.)
+    const stillFailing = m.failing_since !== null && m.failing_since.getTime() > now - config.disableAfterMs;
+    const endpoint = stillFailing
+      ? undefined
+      : await markFailure(db, m.endpoint_id, new Date(now), new Date(now - config.disableAfterMs));
     const delay = m.manual
       ? null
       : nextRetryDelay(

@@ -77,10 +77,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let checkTimer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | undefined;
   // Written after every rebuild and never expires: when it is gone, so is the schedule
-  // next to it, and the dispatcher puts the pending messages back from PostgreSQL. Named
-  // for the schedule's layout (grouped by endpoint since 2026-11-24): a store that holds
-  // only the earlier single-set schedule has no such marker, so the first start rebuilds.
-  const marker = `${config.scheduleName}:by-endpoint:rebuilt-at`;
+  // next to it, and the dispatcher puts the pending messages back from PostgreSQL.
+  const marker = `${config.scheduleName}:rebuilt-at`;
 
   async function rebuild(): Promise<void> {
     reconciled = await reconcileSchedule(db, kv, config, clock.now());
