@@ -9,7 +9,7 @@
  *
  *   node test/bench/batch.bench.ts [--rows 1000000] [--contacts 1000000] [--batches 1]
  *     [--engine real|fake] [--port 18090] [--probe-rate 20]
- *     [--chunk 500] [--window 8] [--prefetch 2] [--batch-worker process|inline]
+ *     [--chunk 500] [--window 8] [--prefetch 4] [--batch-worker process|inline]
  *
  * --engine real (default): the one-process system (services/standalone: gateway with the
  * batch API, sync worker, chunk worker, dispatcher; the chunk worker in a child process of
@@ -65,7 +65,7 @@ const { values } = parseArgs({
     'probe-rate': { type: 'string', default: '20' },
     chunk: { type: 'string', default: '500' },
     window: { type: 'string', default: '8' },
-    prefetch: { type: 'string', default: '2' },
+    prefetch: { type: 'string', default: '4' },
     'batch-worker': { type: 'string', default: 'process' },
   },
 });

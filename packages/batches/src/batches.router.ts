@@ -22,7 +22,15 @@ import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { parseColumnMap } from './columns.ts';
 import { BatchesConfig } from './config.ts';
-import { BATCH_COLUMNS, completeIfDone, publishChunks, queueBatch, toSummary, type BatchRow } from './dispatch.ts';
+import {
+  BATCH_COLUMNS,
+  BATCH_FROM,
+  completeIfDone,
+  publishChunks,
+  queueBatch,
+  toSummary,
+  type BatchRow,
+} from './dispatch.ts';
 import { csvHeader, exportText, writeWithBackpressure } from './export.ts';
 import { ingest } from './ingest.ts';
 import { deleteBatchData, failRemainingRows } from './results.ts';
@@ -82,7 +90,7 @@ const CURSOR = 'batch';
 
 async function findBatch(db: Database, accountId: string, id: string): Promise<BatchRow | undefined> {
   const { rows } = await db.query<BatchRow>(
-    `SELECT ${BATCH_COLUMNS} FROM batches WHERE id = $1 AND account_id = $2 AND status <> 'receiving'`,
+    `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM} WHERE b.id = $1 AND b.account_id = $2 AND b.status <> 'receiving'`,
     [id, accountId],
   );
   return rows[0];
@@ -228,9 +236,9 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
 
   mountRoute(mount, batchesApi.listBatches, async ({ query: { limit, cursor } }, req, res) => {
     const { rows } = await db.query<BatchRow>(
-      `SELECT ${BATCH_COLUMNS} FROM batches
-       WHERE account_id = $1 AND status <> 'receiving' AND ($2::bigint IS NULL OR id < $2::bigint)
-       ORDER BY id DESC LIMIT $3`,
+      `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM}
+       WHERE b.account_id = $1 AND b.status <> 'receiving' AND ($2::bigint IS NULL OR b.id < $2::bigint)
+       ORDER BY b.id DESC LIMIT $3`,
       [account(req), cursor ? decodeCursor(CURSOR, cursor) : null, limit + 1],
     );
     const page = rows.slice(0, limit);

@@ -2,11 +2,12 @@
  * The worker side: traces one chunk of a batch with set-based reads and one bulk write.
  * A chunk costs four statements besides the trace: the batch's status, its pending rows
  * with any reusable earlier result (one query), and in one transaction the batch row's
- * lock, the chunk marked done with the next one claimed, and the outcomes inserted into
- * batch_results (one INSERT … SELECT FROM unnest) with the counters grown by the rows inserted.
- * Redelivery is harmless: a chunk marked done loads no row, a row that has a result is not
- * inserted again (ON CONFLICT DO NOTHING on its (batch_id, row_number)), and the counters
- * count only inserts.
+ * lock (share mode: chunks of one batch store in parallel), the chunk marked done with the
+ * next one claimed, and the outcomes inserted into batch_results (one INSERT … SELECT FROM
+ * unnest) with the chunk's own counters grown by the rows inserted (a batch's counters add
+ * up its chunks': BATCH_FROM). Redelivery is harmless: a chunk marked done loads no row, a
+ * row that has a result is not inserted again (ON CONFLICT DO NOTHING on its (batch_id,
+ * row_number)), and the counters count only inserts.
  */
 import { propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
@@ -113,7 +114,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // by row as arrays, zipped by position (ROWS FROM); the results as one JSON array text ($9),
 // joined from the rows' JSON in Node: a text[] of JSON documents cost Node an escaping pass
 // over every document (pg's array literal), about 4 % of the chunk worker's CPU. Only rows whose properties row still exists are stored (one erased meanwhile
-// is not), each once; the batch counters grow by what was inserted, in the same statement.
+// is not), each once; the chunk's counters grow by what was inserted, in the same statement.
 export const STORE_OUTCOMES = `
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total)
@@ -133,12 +134,12 @@ WITH stored AS (
          count(*) FILTER (WHERE reused)::int AS reused
     FROM stored
 )
-UPDATE batches b
-   SET processed = b.processed + c.n, matched = b.matched + c.matched, no_match = b.no_match + c.no_match,
-       failed = b.failed + c.failed, reused = b.reused + c.reused, updated_at = now()
+UPDATE batch_chunks k
+   SET processed = k.processed + c.n, matched = k.matched + c.matched, no_match = k.no_match + c.no_match,
+       failed = k.failed + c.failed, reused = k.reused + c.reused, stored_at = now()
   FROM counts c
- WHERE b.id = $1::bigint
-RETURNING b.processed + b.rejected >= b.total AS done, c.matched, c.no_match, c.failed`;
+ WHERE k.batch_id = $1::bigint AND k.from_row = $3
+RETURNING c.matched, c.no_match, c.failed`;
 
 /** The chunk's outcomes by row, as the arrays STORE_OUTCOMES unnests. */
 interface Outcomes {
@@ -253,42 +254,40 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       reuseTtlSeconds,
     ]);
     const outcomes = rows.length > 0 ? await outcomesOf(rows, delivery.attempt) : undefined;
-    const { next, done, counts } = await db.transaction(async (tx) => {
+    const { next, counts } = await db.transaction(async (tx) => {
       // A cancel, fail or purge that got here first has settled the rows: store nothing.
-      const status = await lockBatch(tx, job.batchId);
-      if (status !== 'queued' && status !== 'running') return { next: [], done: undefined, counts: undefined };
+      const status = await lockBatch(tx, job.batchId, 'share');
+      if (status !== 'queued' && status !== 'running') return { next: [], counts: undefined };
       const { rowCount } = await tx.query(
         `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
         [job.batchId, job.fromRow],
       );
       // Only the delivery that finished the chunk hands the window on, so redeliveries add no jobs.
       const claimed = rowCount > 0 ? await claimChunks(tx, job.batchId, 1) : [];
-      if (!outcomes) return { next: claimed, done: undefined, counts: undefined };
-      const { rows: stored } = await tx.query<{ done: boolean } & Record<'matched' | 'no_match' | 'failed', number>>(
-        STORE_OUTCOMES,
-        [
-          job.batchId,
-          job.batchId,
-          job.fromRow,
-          job.toRow,
-          outcomes.rowNumbers,
-          outcomes.statuses,
-          outcomes.reused,
-          outcomes.errors,
-          `[${outcomes.results.join(',')}]`,
-          outcomes.peopleTotals,
-        ],
-      );
-      return { next: claimed, done: stored[0]?.done, counts: stored[0] };
+      if (!outcomes) return { next: claimed, counts: undefined };
+      const { rows: stored } = await tx.query<Record<'matched' | 'no_match' | 'failed', number>>(STORE_OUTCOMES, [
+        job.batchId,
+        job.batchId,
+        job.fromRow,
+        job.toRow,
+        outcomes.rowNumbers,
+        outcomes.statuses,
+        outcomes.reused,
+        outcomes.errors,
+        `[${outcomes.results.join(',')}]`,
+        outcomes.peopleTotals,
+      ]);
+      return { next: claimed, counts: stored[0] };
     });
     // Counted after the commit, from the rows this delivery stored (a redelivery adds none).
     recordBatchRows('completed', counts?.matched ?? 0);
     recordBatchRows('no_match', counts?.no_match ?? 0);
     recordBatchRows('failed', counts?.failed ?? 0);
     if (next.length > 0) await publishChunks(bus, job.accountId, job.batchId, next);
-    // The counters this chunk stored say whether the batch is finished; a delivery that stored
-    // nothing (a redelivery after a crash, say) checks, in case the completion was interrupted.
-    if (done !== false) await completeIfDone(db, bus, job.batchId);
+    // With no chunk left to hand on, the batch may be finished: checked after the commit, so
+    // of chunks storing at once, the last to commit sees every count (a delivery that stored
+    // nothing, a redelivery after a crash say, checks too, in case the completion was interrupted).
+    if (next.length === 0) await completeIfDone(db, bus, job.batchId);
   };
 }
 

@@ -96,8 +96,27 @@ export interface BatchRow {
   error: string | null;
 }
 
-export const BATCH_COLUMNS =
-  'id, account_id, status, format, columns, total, rejected, processed, matched, no_match, failed, erased, reused, created_at, started_at, completed_at, updated_at, error';
+/** The counters each chunk keeps in its batch_chunks row (migration 076). */
+const CHUNK_COUNTERS = ['processed', 'matched', 'no_match', 'failed', 'reused'] as const;
+
+/**
+ * A batch with its counters: `batches b` (what erasers, cancels and fails counted there)
+ * plus the sums over its chunks (what each chunk stored: chunks of one batch store in
+ * parallel, so none updates the batches row). Read as `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM}`.
+ */
+export const BATCH_FROM = `batches b LEFT JOIN LATERAL (
+  SELECT ${CHUNK_COUNTERS.map((c) => `sum(k.${c})::int AS ${c}`).join(', ')}, max(k.stored_at) AS stored_at
+    FROM batch_chunks k WHERE k.batch_id = b.id) k ON true`;
+
+export const BATCH_COLUMNS = [
+  ...['id', 'account_id', 'status', 'format', 'columns', 'total', 'rejected', 'erased'].map((c) => `b.${c}`),
+  ...CHUNK_COUNTERS.map((c) => `b.${c} + coalesce(k.${c}, 0) AS ${c}`),
+  ...['created_at', 'started_at', 'completed_at', 'error'].map((c) => `b.${c}`),
+  'greatest(b.updated_at, k.stored_at) AS updated_at',
+].join(', ');
+
+/** Every row of the batch is accounted for (over BATCH_FROM). */
+export const BATCH_DONE_SQL = `b.processed + coalesce(k.processed, 0) + b.rejected >= b.total`;
 
 export function toSummary(row: BatchRow): BatchSummary {
   const summary: BatchSummary = {
@@ -125,8 +144,8 @@ export function toSummary(row: BatchRow): BatchSummary {
  */
 export async function completeIfDone(db: Database, bus: MessageBus, batchId: string): Promise<boolean> {
   const { rows } = await db.query<BatchRow>(
-    `SELECT ${BATCH_COLUMNS} FROM batches
-     WHERE id = $1 AND status IN ('queued', 'running') AND processed + rejected >= total`,
+    `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM}
+     WHERE b.id = $1 AND b.status IN ('queued', 'running') AND ${BATCH_DONE_SQL}`,
     [batchId],
   );
   const row = rows[0];
@@ -171,7 +190,7 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
   const { rows } = await db.query<BatchRow & { pending: number }>(
     `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p
        WHERE p.batch_id = b.id::text AND ${pendingSql('p', 'b.id')}) AS pending
-     FROM batches b WHERE id = $1::bigint AND status IN ('queued', 'running')`,
+     FROM ${BATCH_FROM} WHERE b.id = $1::bigint AND b.status IN ('queued', 'running')`,
     [batchId],
   );
   const row = rows[0];
@@ -250,7 +269,7 @@ export async function sweepBatches(
     }
   }
   const { rows: done } = await db.query<{ id: string }>(
-    `SELECT id FROM batches WHERE status IN ('queued', 'running') AND processed + rejected >= total`,
+    `SELECT b.id FROM ${BATCH_FROM} WHERE b.status IN ('queued', 'running') AND ${BATCH_DONE_SQL}`,
   );
   for (const b of done) if (await completeIfDone(db, bus, String(b.id))) report.completed++;
   const { rows: abandoned } = await db.query<{ id: string }>(

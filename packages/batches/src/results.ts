@@ -7,6 +7,8 @@
  * DELETE /plants/{id}) first locks the batch's `batches` row, and writes in a later statement
  * of the same transaction — so its snapshot sees whatever the previous holder committed:
  * a result is never stored for a row erased meanwhile, and an erase never misses a result.
+ * Chunks lock it in share mode (lockBatch): they do not wait for one another, only for
+ * erasers, cancels and fails, which lock it exclusively.
  */
 import type { Database, Sql } from '@skiptrace/storage';
 
@@ -18,11 +20,21 @@ export const traceKeySql = (p: string) =>
   `md5(concat_ws(chr(31), lower(${p}.street_address), left(${p}.zip_code, 5), lower(${p}.city), upper(${p}.state),
      lower(coalesce(${p}.first_name, '')), lower(coalesce(${p}.last_name, ''))))::uuid`;
 
-/** Locks the batch row; its status, or undefined when the batch is gone. */
-export async function lockBatch(tx: Sql, batchId: string): Promise<string | undefined> {
-  const { rows } = await tx.query<{ status: string }>(`SELECT status FROM batches WHERE id = $1::bigint FOR UPDATE`, [
-    batchId,
-  ]);
+/**
+ * Locks the batch row; its status, or undefined when the batch is gone. Chunks storing
+ * results take it in share mode ('share': they write disjoint rows and count in their own
+ * batch_chunks row, so they store in parallel); erasers, cancels and fails exclusively,
+ * so each waits for the chunks storing and they for it.
+ */
+export async function lockBatch(
+  tx: Sql,
+  batchId: string,
+  mode: 'update' | 'share' = 'update',
+): Promise<string | undefined> {
+  const { rows } = await tx.query<{ status: string }>(
+    `SELECT status FROM batches WHERE id = $1::bigint ${mode === 'share' ? 'FOR SHARE' : 'FOR UPDATE'}`,
+    [batchId],
+  );
   return rows[0]?.status;
 }
 

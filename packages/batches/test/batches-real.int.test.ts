@@ -13,7 +13,7 @@ import {
   type TestVhost,
 } from '@skiptrace/testing';
 import request from 'supertest';
-import { startBatchWorker } from '../src/index.ts';
+import { createBatchChunkHandler, eraseProperty, startBatchWorker } from '../src/index.ts';
 import { describeBatchContract } from './batches.contract.ts';
 import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
 
@@ -103,5 +103,80 @@ describe('batch worker crash (PostgreSQL + RabbitMQ)', () => {
       [id],
     );
     expect(rows).toEqual([{ status: 'completed', n: 270 }]);
+  });
+});
+
+describe('chunks of one batch store in parallel (PostgreSQL + RabbitMQ)', () => {
+  let db: Database;
+  let bus: MessageBus;
+  let testDb: TestDatabase;
+  let vhost: TestVhost;
+  beforeAll(async () => {
+    ({ db, bus, testDb, vhost } = await openReal('batches_parallel'));
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await db?.close();
+    await testDb?.drop();
+    await vhost?.drop();
+  });
+
+  it('a chunk stores while another is storing; an erase waits for the chunks storing, and they for it', async () => {
+    // Nobody consumes the chunk jobs: the test drives the handler. Chunks 1–5, 6–10, 11–15, 16–20.
+    const app = buildApp(db, bus, { chunkSize: 5, chunksInFlight: 4 });
+    const res = await request(app)
+      .post('/api/v1/property/skiptrace/batches')
+      .set('Content-Type', 'text/csv')
+      .send(sampleCsv(20))
+      .expect(202);
+    const id = res.body.id as string;
+    const handler = createBatchChunkHandler({ db, bus, engine: fakeEngine(), logger: silentLogger() });
+    const chunk = (fromRow: number) =>
+      handler({
+        topic: 'job.batch.chunk',
+        payload: { batchId: id, accountId: 'acct-1', fromRow, toRow: fromRow + 4 },
+        messageId: `batch:${id}:${fromRow}`,
+        headers: {},
+        attempt: 1,
+        reply: () => {},
+      });
+    const progress = async () =>
+      (await request(app).get(`/api/v1/property/skiptrace/batches/${id}`)).body as Record<string, number | string>;
+    const settled = (p: Promise<unknown>) =>
+      Promise.race([p.then(() => true), new Promise((r) => setTimeout(r, 300, false))]);
+
+    await chunk(1); // the batch is running
+    // Another chunk in the middle of storing holds the batch row in share mode.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const storing = db.transaction(async (tx) => {
+      await tx.query(`SELECT 1 FROM batches WHERE id = $1 FOR SHARE`, [id]);
+      locked();
+      await held;
+    });
+    await isLocked;
+    await chunk(6); // does not wait for it
+    expect(await progress()).toMatchObject({ status: 'running', processed: 9, matched: 9 });
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 13`,
+      [id],
+    );
+    const erasing = eraseProperty({ db, bus }, 'acct-1', rows[0]!.id);
+    expect(await settled(erasing)).toBe(false); // waits for the chunk storing
+    release();
+    await storing;
+    expect(await erasing).toBe(true);
+    for (const from of [11, 16]) await chunk(from);
+    // Rows 10 and 20 were rejected at upload, 13 erased while waiting: 17 traced, 1 erased.
+    expect(await progress()).toMatchObject({
+      status: 'completed',
+      total: 20,
+      rejected: 2,
+      processed: 18,
+      matched: 17,
+      erased: 1,
+    });
   });
 });

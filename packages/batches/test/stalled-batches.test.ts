@@ -9,6 +9,7 @@ import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createDatabase, type Database } from '@skiptrace/storage';
 import request from 'supertest';
+import { BATCH_COLUMNS, BATCH_FROM } from '../src/dispatch.ts';
 import { startBatchWorker, sweepBatches } from '../src/index.ts';
 import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
 
@@ -45,7 +46,8 @@ async function uploadWithNobodyConsuming(rows: number): Promise<string> {
 const batchStatus = async (id: string) =>
   (
     await db.query<{ status: string; error: string | null; processed: number; failed: number; accepted: number }>(
-      'SELECT status, error, processed, failed, total - rejected AS accepted FROM batches WHERE id = $1',
+      `SELECT status, error, processed, failed, total - rejected AS accepted
+         FROM (SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM} WHERE b.id = $1) b`,
       [id],
     )
   ).rows[0]!;

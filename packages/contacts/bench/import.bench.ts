@@ -99,9 +99,13 @@ async function processCpu(pid: number): Promise<number | undefined> {
  * much less so. Backends come and go during an import (pool connections, parallel
  * workers), so they are sampled every 50 ms from a connection of its own (left out) and
  * each counts from its CPU at start (0 if it started later) to the last value seen: a
- * process's last 50 ms before it exits may be missed.
+ * process's last 50 ms before it exits may be missed. `exclude`: backends of the bench's
+ * own probes.
  */
-async function backendCpuMeter(url: string): Promise<{ start(): Promise<void>; stop(): Promise<number> }> {
+async function backendCpuMeter(
+  url: string,
+  exclude: number[] = [],
+): Promise<{ start(): Promise<void>; stop(): Promise<number> }> {
   const meter = createPostgresDatabase({ url, max: 1 });
   const first = new Map<number, number>();
   const last = new Map<number, number>();
@@ -113,6 +117,7 @@ async function backendCpuMeter(url: string): Promise<{ start(): Promise<void>; s
        AND backend_type IN ('client backend', 'parallel worker') AND pid <> pg_backend_pid()`,
     );
     for (const { pid } of rows) {
+      if (exclude.includes(pid)) continue;
       const cpu = await processCpu(pid);
       if (cpu !== undefined) into.set(pid, cpu);
     }
@@ -150,8 +155,8 @@ try {
   console.log(`file: ${ROWS} rows, ${mb((await stat(csv)).size)}`);
 
   /** Runs one load with its wall time, Node and PostgreSQL CPU and the load average. */
-  async function measure<T>(run: () => Promise<T>) {
-    const pgMeter = await backendCpuMeter(database.url);
+  async function measure<T>(run: () => Promise<T>, exclude: number[] = []) {
+    const pgMeter = await backendCpuMeter(database.url, exclude);
     await pgMeter.start();
     const load = loadavg()[0]!;
     const started = performance.now();
@@ -167,9 +172,42 @@ try {
   const rssBefore = process.memoryUsage.rss();
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-  const run = await measure(() =>
-    importContacts(db, createReadStream(csv, { highWaterMark: 256 * 1024 }), { format: 'csv' }),
+  // Lookups while the import runs, one every 20 ms on a connection of their own: how long
+  // one waits at worst (an import into an empty store swaps its table in at the end).
+  const prober = createPostgresDatabase({ url: database.url, max: 1 });
+  const probe: CandidateQuery = {
+    addressKey: '28|SAINT JAMES ROW|63101',
+    number: '28',
+    zip5: '63101',
+    state: 'MO',
+    city: 'SAINT LOUIS',
+  };
+  const during: number[] = [];
+  let importing = true;
+  const probing = (async () => {
+    while (importing) {
+      const t = performance.now();
+      await findCandidates(prober, [probe]);
+      during.push(performance.now() - t);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  // When the last batch was written: the rest is the end of the import (the bulk load's
+  // index builds, ANALYZE and swap; the staged import's ANALYZE).
+  let lastBatch = 0;
+  const importStart = performance.now();
+  const proberPid = (await prober.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const run = await measure(
+    () =>
+      importContacts(db, createReadStream(csv, { highWaterMark: 256 * 1024 }), {
+        format: 'csv',
+        onProgress: () => (lastBatch = performance.now()),
+      }),
+    [proberPid],
   );
+  importing = false;
+  await probing;
+  await prober.close();
   clearInterval(sampler);
   const { result: counts, seconds } = run;
   console.log(
@@ -180,6 +218,15 @@ try {
     `cpu: node ${perRow(run.nodeMs, counts.read)}, PostgreSQL backends ${run.pgMs > 0 ? perRow(run.pgMs, counts.read) : 'n/a'}`,
   );
   console.log(`rss: before ${mb(rssBefore)}, peak during import ${mb(peakRss)}`);
+  console.log(
+    `phases: batches written by ${((lastBatch - importStart) / 1000).toFixed(2)} s, ` +
+      `the rest ${((importStart + seconds * 1000 - lastBatch) / 1000).toFixed(2)} s`,
+  );
+  during.sort((a, b) => a - b);
+  console.log(
+    `one-key lookups during the import (${during.length}): p50 ${percentile(during, 0.5).toFixed(2)} ms, ` +
+      `p99 ${percentile(during, 0.99).toFixed(2)} ms, max ${during[during.length - 1]!.toFixed(2)} ms`,
+  );
 
   // No ANALYZE here: the import ends with one (included in its time), as a user's does.
   const { rows } = await db.query<{ k: string; state: string; city: string; zip5: string }>(

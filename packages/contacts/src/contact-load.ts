@@ -19,9 +19,11 @@
  * when the import ends instead of batch by batch, and an interrupted import stores
  * nothing (it leaves `contacts_load_*` behind, safe to drop; running it again loads it all).
  * If contacts is no longer empty at step 3 (another import got there first), its lock
- * cannot be had within LOCK_TIMEOUT, or something depends on the table (a view), the
- * loaded rows are moved in with `INSERT … SELECT … ON CONFLICT (row_hash) DO NOTHING`
+ * cannot be had within LOCK_TIMEOUT, something depends on the table (a view), or the
+ * importing role may not drop it (not its owner), the loaded rows are moved in with `INSERT … SELECT … ON CONFLICT (row_hash) DO NOTHING`
  * instead, as the staged import does, and are counted by what that stores.
+ * The swapped-in table belongs to the role that ran the import and carries none of the old
+ * table's grants (this project's roles own what they use; see docs/contact-data.md).
  * `bulkLoadable` says whether the table's shape allows the swap at all (no foreign key
  * pointing at it, no trigger, only plain, primary-key and unique indexes); otherwise the
  * import uses the staged writer (contact-stage.ts).
@@ -37,6 +39,7 @@ const COLUMN_LIST = STAGE_COLUMNS.join(', ');
 const UNIQUE_VIOLATION = '23505';
 const LOCK_NOT_AVAILABLE = '55P03';
 const DEPENDENT_OBJECTS_STILL_EXIST = '2BP01';
+const INSUFFICIENT_PRIVILEGE = '42501';
 
 /** How long the swap waits for lookups in progress to let go of contacts. */
 export const LOCK_TIMEOUT = '5s';
@@ -201,7 +204,9 @@ export async function createBulkLoad(
       });
     } catch (error) {
       const state = sqlState(error);
-      if (state === LOCK_NOT_AVAILABLE || state === DEPENDENT_OBJECTS_STILL_EXIST) return false;
+      if (state === LOCK_NOT_AVAILABLE || state === DEPENDENT_OBJECTS_STILL_EXIST || state === INSUFFICIENT_PRIVILEGE) {
+        return false;
+      }
       throw error;
     }
   }

@@ -198,6 +198,18 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
       expect(leftovers.rows).toEqual([]);
     });
 
+    it('moves the loaded rows in when a view keeps contacts from being dropped', async () => {
+      await db.query('CREATE VIEW contacts_names AS SELECT first_name FROM contacts');
+      try {
+        const { counts } = await runImport(db, VENDOR_CSV);
+        expect(counts).toEqual({ read: 6, imported: 2, duplicates: 0, rejected: 4 });
+        const { rows } = await db.query<{ first_name: string }>('SELECT first_name FROM contacts_names ORDER BY 1');
+        expect(rows.map((r) => r.first_name)).toEqual(['Ann "Annie"', 'José']);
+      } finally {
+        await db.query('DROP VIEW contacts_names');
+      }
+    });
+
     it('stores nothing and leaves no load table when an import into an empty store fails mid-way', async () => {
       async function* file() {
         yield 'street_address,city,state,zip5,phone_1\n1 Yew Ct,Austin,TX,78701,512-555-0160\n';
