@@ -29,6 +29,8 @@ import {
   publishChunks,
   queueBatch,
   toSummary,
+  openStoredChunks,
+  type ChunkRef,
   type BatchRow,
 } from './dispatch.ts';
 import { csvHeader, exportText, writeWithBackpressure } from './export.ts';
@@ -175,6 +177,16 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
       },
     });
     req.pipe(tap);
+    /** Publishes claimed chunks; false when the broker failed (the chunks are stored: the batch sweep publishes them). */
+    const publishOrLeave = async (batchId: string, chunks: ChunkRef[]): Promise<boolean> => {
+      try {
+        await publishChunks(bus, account(req), batchId, chunks);
+        return true;
+      } catch (err) {
+        (req.log ?? deps.logger)?.warn({ err, batchId }, 'chunk publish failed; left to the sweep');
+        return false;
+      }
+    };
     try {
       if (key && (await keyInUse(account(req), key))) {
         // Only the hash decides now: read the body without storing it.
@@ -184,6 +196,8 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
         if (await replay(req, res, key, hash)) return;
         throw new ApiError('conflict', 'the batch this Idempotency-Key created no longer exists');
       }
+      // Tracing starts with the first stored pages, not after the last (openStoredChunks).
+      let unchunked = 1;
       const result = await ingest({
         db,
         accountId: account(req),
@@ -192,6 +206,18 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
         map,
         charset: charsetOf(req.get('content-type')),
         config,
+        async onRowsStored(batchId, throughRow) {
+          const opened = await openStoredChunks(
+            db,
+            batchId,
+            unchunked,
+            throughRow,
+            config.chunkSize,
+            config.chunksInFlight,
+          );
+          unchunked = opened.nextRow;
+          await publishOrLeave(batchId, opened.claimed);
+        },
       });
       const hash = hasher.digest('hex');
       if (key) {
@@ -209,13 +235,15 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
           throw new ApiError('conflict', 'a concurrent upload with this Idempotency-Key failed');
         }
       }
-      const chunks = await queueBatch(db, result.batchId, config.chunkSize, config.chunksInFlight);
-      try {
-        await publishChunks(bus, account(req), result.batchId, chunks);
-        await completeIfDone(db, bus, result.batchId);
-      } catch (err) {
-        // The rows and chunks are stored: the batch sweep publishes them once the broker is back.
-        (req.log ?? deps.logger)?.warn({ err, batchId: result.batchId }, 'chunk publish failed; left to the sweep');
+      const chunks = await queueBatch(db, result.batchId, config.chunkSize, config.chunksInFlight, unchunked);
+      if (await publishOrLeave(result.batchId, chunks)) {
+        // Chunks traced while the upload went on may have been the last ones.
+        await completeIfDone(db, bus, result.batchId).catch((err: unknown) =>
+          (req.log ?? deps.logger)?.warn(
+            { err, batchId: result.batchId },
+            'batch completion failed; left to the sweep',
+          ),
+        );
       }
       accepted(res, (await findBatch(db, account(req), result.batchId))!);
     } catch (err) {

@@ -27,6 +27,9 @@ export interface BatchChunkHandlerDeps {
 
 type Status = 'completed' | 'no_match' | 'failed';
 
+/** Batch statuses whose chunks are traced. */
+const ACTIVE = ['receiving', 'queued', 'running'];
+
 /** A pending row of the chunk, with the newest reusable stored result of its key, if any. */
 type PendingRow = PropertyColumns & {
   row_number: number;
@@ -234,17 +237,21 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
 
   return async function handleBatchChunk(delivery: BusDelivery<typeof CHUNK_QUEUE>): Promise<void> {
     const job = delivery.payload;
-    const { rows: batches } = await db.query<{ status: string; account_id: string }>(
-      `SELECT status, account_id FROM batches WHERE id = $1`,
+    const { rows: batches } = await db.query<{ status: string; account_id: string; started: boolean }>(
+      `SELECT status, account_id, started_at IS NOT NULL AS started FROM batches WHERE id = $1`,
       [job.batchId],
     );
     const batch = batches[0];
-    // Purged, cancelled, finished or foreign: nothing to do (ack).
-    if (!batch || batch.account_id !== job.accountId || !['queued', 'running'].includes(batch.status)) return;
+    // Purged, cancelled, finished or foreign: nothing to do (ack). A batch still being
+    // received is traced too (its first pages are stored: openStoredChunks).
+    if (!batch || batch.account_id !== job.accountId || !ACTIVE.includes(batch.status)) return;
     if (batch.status === 'queued') {
-      await db.query(`UPDATE batches SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued'`, [
-        job.batchId,
-      ]);
+      await db.query(
+        `UPDATE batches SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND status = 'queued'`,
+        [job.batchId],
+      );
+    } else if (!batch.started) {
+      await db.query(`UPDATE batches SET started_at = now() WHERE id = $1 AND started_at IS NULL`, [job.batchId]);
     }
     const { rows } = await db.query<PendingRow>(LOAD_PENDING, [
       job.batchId,
@@ -257,7 +264,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
     const { next, counts } = await db.transaction(async (tx) => {
       // A cancel, fail or purge that got here first has settled the rows: store nothing.
       const status = await lockBatch(tx, job.batchId, 'share');
-      if (status !== 'queued' && status !== 'running') return { next: [], counts: undefined };
+      if (status === undefined || !ACTIVE.includes(status)) return { next: [], counts: undefined };
       const { rowCount } = await tx.query(
         `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
         [job.batchId, job.fromRow],

@@ -21,28 +21,71 @@ export interface ChunkRef {
 
 export const chunkMessageId = (batchId: string, fromRow: number) => `batch:${batchId}:${fromRow}`;
 
-/** Creates the chunks of a received batch, opens it ('queued') and claims its first window. */
+/**
+ * Creates the chunks of a received batch from `fromRow` on (the rows before were opened while
+ * it was received: openStoredChunks), opens it ('queued') and fills its window.
+ */
 export async function queueBatch(
   db: Database,
   batchId: string,
   chunkSize: number,
   window: number,
+  fromRow = 1,
 ): Promise<ChunkRef[]> {
   return db.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO batch_chunks (batch_id, from_row, to_row)
-       SELECT b.id, g, LEAST(g + $2 - 1, b.total) FROM batches b, generate_series(1, b.total, $2) AS g WHERE b.id = $1`,
-      [batchId, chunkSize],
+       SELECT b.id, g, LEAST(g + $2 - 1, b.total) FROM batches b, generate_series($3::int, b.total, $2) AS g WHERE b.id = $1`,
+      [batchId, chunkSize, fromRow],
     );
     await tx.query(`UPDATE batches SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'receiving'`, [
       batchId,
     ]);
-    return claimChunks(tx, batchId, window);
+    return fillWindow(tx, batchId, window);
   });
+}
+
+/**
+ * While a batch is still received: creates the whole chunks of rows `fromRow`…`throughRow`
+ * (stored already) and fills the window, so tracing starts with the first pages of a large
+ * upload instead of after its last. Returns the first row not in a chunk yet and the claimed
+ * chunks to publish. If the upload fails, deleteBatchData takes the chunks and results with
+ * it, and chunk jobs still on the broker find no batch.
+ */
+export async function openStoredChunks(
+  db: Database,
+  batchId: string,
+  fromRow: number,
+  throughRow: number,
+  chunkSize: number,
+  window: number,
+): Promise<{ nextRow: number; claimed: ChunkRef[] }> {
+  const whole = Math.floor((throughRow - fromRow + 1) / chunkSize);
+  if (whole <= 0) return { nextRow: fromRow, claimed: [] };
+  const nextRow = fromRow + whole * chunkSize;
+  const claimed = await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO batch_chunks (batch_id, from_row, to_row)
+       SELECT $1, g, g + $2 - 1 FROM generate_series($3::int, $4::int, $2) AS g`,
+      [batchId, chunkSize, fromRow, nextRow - chunkSize],
+    );
+    return fillWindow(tx, batchId, window);
+  });
+  return { nextRow, claimed };
+}
+
+/** Claims waiting chunks until `window` of the batch's chunks are on the broker. */
+async function fillWindow(sql: Sql, batchId: string, window: number): Promise<ChunkRef[]> {
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM batch_chunks WHERE batch_id = $1 AND state = 'queued'`,
+    [batchId],
+  );
+  return claimChunks(sql, batchId, Math.max(window - rows[0]!.n, 0));
 }
 
 /** Moves up to `limit` waiting chunks of the batch to queued, first rows first. */
 export async function claimChunks(sql: Sql, batchId: string, limit: number): Promise<ChunkRef[]> {
+  if (limit <= 0) return [];
   const { rows } = await sql.query<{ from_row: number; to_row: number }>(
     `UPDATE batch_chunks SET state = 'queued', published_at = now()
      WHERE batch_id = $1 AND from_row IN (
@@ -140,28 +183,33 @@ export function toSummary(row: BatchRow): BatchSummary {
 /**
  * Completes the batch when every row is accounted for. The event is published before the
  * conditional status change, so a crash in between publishes it again on the next call
- * (same message id `batch.completed:<id>`): at least once, never lost.
+ * (same message id `batch.completed:<id>`): at least once, never lost. Callers at once (the
+ * last chunks, the upload's end, an erase, the sweep) take turns on the batch row's lock, so
+ * only the first finds the batch unfinished and announces it.
  */
 export async function completeIfDone(db: Database, bus: MessageBus, batchId: string): Promise<boolean> {
-  const { rows } = await db.query<BatchRow>(
-    `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM}
-     WHERE b.id = $1 AND b.status IN ('queued', 'running') AND ${BATCH_DONE_SQL}`,
-    [batchId],
-  );
-  const row = rows[0];
-  if (!row) return false;
-  const completedAt = new Date();
-  const data = toSummary({ ...row, status: 'completed', completed_at: completedAt });
-  await announceBatchEnd(bus, batchId, row.account_id, completedAt, data);
-  const { rowCount } = await db.query(
-    `UPDATE batches SET status = 'completed', completed_at = $2, updated_at = now()
-     WHERE id = $1 AND status IN ('queued', 'running')`,
-    [batchId, completedAt],
-  );
+  const row = await db.transaction(async (tx) => {
+    const status = await lockBatch(tx, batchId);
+    if (status !== 'queued' && status !== 'running') return undefined;
+    const { rows } = await tx.query<BatchRow>(
+      `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM} WHERE b.id = $1 AND ${BATCH_DONE_SQL}`,
+      [batchId],
+    );
+    const done = rows[0];
+    if (!done) return undefined;
+    const completedAt = new Date();
+    const data = toSummary({ ...done, status: 'completed', completed_at: completedAt });
+    await announceBatchEnd(bus, batchId, done.account_id, completedAt, data);
+    await tx.query(`UPDATE batches SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1`, [
+      batchId,
+      completedAt,
+    ]);
+    return done;
+  });
   // The batch's outcomes were a bulk load into batch_results (one row per traced row): its
   // statistics are refreshed by the rule every bulk writer follows, after the batch is done.
-  if (rowCount > 0) await analyzeAfterLoad(db, 'batch_results', row.processed);
-  return rowCount > 0;
+  if (row) await analyzeAfterLoad(db, 'batch_results', row.processed);
+  return row !== undefined;
 }
 
 export interface SweepOptions {

@@ -40,6 +40,11 @@ export interface IngestInput {
   /** Declared charset of the body (Content-Type), if any. */
   charset?: string;
   config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes'>;
+  /**
+   * Called after each page of accepted rows is stored, with the batch and the last input row
+   * read: every accepted row up to it is in `properties` (the router opens their chunks).
+   */
+  onRowsStored?: (batchId: string, throughRow: number) => Promise<void>;
 }
 
 export interface IngestResult {
@@ -115,11 +120,17 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     let row = 0;
     let resolution: Resolution | undefined;
     let resolvedWidth = -1;
+    let analyzed = false;
     const slices = eventLoopSlices(SLICE_MS);
     const flush = async (all: boolean) => {
       if (accepted.length >= config.pageRows || (all && accepted.length > 0)) {
         await db.copyRows('properties', PROPERTY_COLUMNS, accepted);
         accepted = [];
+        if (!all && input.onRowsStored) {
+          // The first chunks read these rows at once: a store that never had statistics gets some.
+          if (!analyzed) analyzed = await analyzeAfterLoad(db, 'properties', acceptedCount).then(() => true);
+          await input.onRowsStored(batchId, row);
+        }
       }
       if (rejected.length >= config.pageRows || (all && rejected.length > 0)) {
         await db.copyRows('batch_rejects', REJECT_COLUMNS, rejected);

@@ -123,7 +123,9 @@ describe('chunks of one batch store in parallel (PostgreSQL + RabbitMQ)', () => 
 
   it('a chunk stores while another is storing; an erase waits for the chunks storing, and they for it', async () => {
     // Nobody consumes the chunk jobs: the test drives the handler. Chunks 1–5, 6–10, 11–15, 16–20.
-    const app = buildApp(db, bus, { chunkSize: 5, chunksInFlight: 4 });
+    // A window of 2: each of the first two chunks hands on the next (none checks completion,
+    // which would wait for the lock holder below).
+    const app = buildApp(db, bus, { chunkSize: 5, chunksInFlight: 2 });
     const res = await request(app)
       .post('/api/v1/property/skiptrace/batches')
       .set('Content-Type', 'text/csv')

@@ -44,9 +44,10 @@ describe('fairness under a 20,000-row batch (PostgreSQL + RabbitMQ)', () => {
   let batchWorker: BatchWorker;
   let syncWorker: ReturnType<typeof createWorkerService>;
   let app: ReturnType<typeof buildApp>;
-  // One engine for both consumers, as in the worker process; 40 ms per call stands in for
-  // contact matching and keeps the batch running for several seconds.
+  // 40 ms per call stands in for contact matching; a chunk of 500 rows takes 400 ms, which
+  // keeps the batch (40 chunks, 4 at a time) running for several seconds.
   const engine = fakeEngine({ delayMs: 40 });
+  const chunkEngine = fakeEngine({ delayMs: 400 });
 
   beforeAll(async () => {
     testDb = await createTestDatabaseUrl('batches_fairness');
@@ -57,7 +58,7 @@ describe('fairness under a 20,000-row batch (PostgreSQL + RabbitMQ)', () => {
     const logger = silentLogger();
     syncWorker = createWorkerService({ db, bus, engine, logger, config: { prefetch: 10, maxAttempts: 2 } });
     await syncWorker.start();
-    batchWorker = await startBatchWorker({ db, bus, engine, logger, config: { sweepIntervalMs: 0 } });
+    batchWorker = await startBatchWorker({ db, bus, engine: chunkEngine, logger, config: { sweepIntervalMs: 0 } });
     app = buildApp(db, bus, { maxRows: BIG });
   });
   afterAll(async () => {
