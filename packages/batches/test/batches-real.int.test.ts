@@ -2,16 +2,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createBus, type MessageBus } from '@skiptrace/messaging';
+import { createBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
-import { createPostgresDatabase, type Database } from '@skiptrace/storage';
-import {
-  createTestDatabaseUrl,
-  createTestVhost,
-  waitUntil,
-  type TestDatabase,
-  type TestVhost,
-} from '@skiptrace/testing';
+import { createPostgresDatabase } from '@skiptrace/storage';
+import { createTestDatabaseUrl, createTestVhost, waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
 import { createBatchChunkHandler, eraseProperty, startBatchWorker } from '../src/index.ts';
 import { describeBatchContract } from './batches.contract.ts';
@@ -24,6 +18,21 @@ async function openReal(prefix: string) {
   await db.migrate();
   const bus = await createBus({ amqpUrl: vhost.url });
   return { db, bus, testDb, vhost };
+}
+
+/** A fresh database and vhost for the describe block it is called in, closed after it. */
+function realSystem(prefix: string): Awaited<ReturnType<typeof openReal>> {
+  const system = {} as Awaited<ReturnType<typeof openReal>>;
+  beforeAll(async () => {
+    Object.assign(system, await openReal(prefix));
+  });
+  afterAll(async () => {
+    await system.bus?.close();
+    await system.db?.close();
+    await system.testDb?.drop();
+    await system.vhost?.drop();
+  });
+  return system;
 }
 
 describeBatchContract('PostgreSQL + RabbitMQ', async () => {
@@ -42,21 +51,10 @@ describeBatchContract('PostgreSQL + RabbitMQ', async () => {
 
 describe('batch worker crash (PostgreSQL + RabbitMQ)', () => {
   jest.setTimeout(60_000);
-  let db: Database;
-  let bus: MessageBus;
-  let testDb: TestDatabase;
-  let vhost: TestVhost;
-  beforeAll(async () => {
-    ({ db, bus, testDb, vhost } = await openReal('batches_crash'));
-  });
-  afterAll(async () => {
-    await bus?.close();
-    await db?.close();
-    await testDb?.drop();
-    await vhost?.drop();
-  });
+  const system = realSystem('batches_crash');
 
   it('a worker killed with unacked chunks loses no row and counts none twice', async () => {
+    const { db, bus, testDb, vhost } = system;
     const child = spawn(
       process.execPath,
       [fileURLToPath(new URL('./fixtures/batch-worker.process.ts', import.meta.url))],
@@ -107,21 +105,10 @@ describe('batch worker crash (PostgreSQL + RabbitMQ)', () => {
 });
 
 describe('chunks of one batch store in parallel (PostgreSQL + RabbitMQ)', () => {
-  let db: Database;
-  let bus: MessageBus;
-  let testDb: TestDatabase;
-  let vhost: TestVhost;
-  beforeAll(async () => {
-    ({ db, bus, testDb, vhost } = await openReal('batches_parallel'));
-  });
-  afterAll(async () => {
-    await bus?.close();
-    await db?.close();
-    await testDb?.drop();
-    await vhost?.drop();
-  });
+  const system = realSystem('batches_parallel');
 
   it('a chunk stores while another is storing; an erase waits for the chunks storing, and they for it', async () => {
+    const { db, bus } = system;
     // Nobody consumes the chunk jobs: the test drives the handler. Chunks 1–5, 6–10, 11–15, 16–20.
     // A window of 2: each of the first two chunks hands on the next (none checks completion,
     // which would wait for the lock holder below).
