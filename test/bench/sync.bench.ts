@@ -17,7 +17,14 @@ import { createAccounts } from '@skiptrace/auth';
 import { importContacts } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase } from '@skiptrace/storage';
-import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
+import {
+  clientCredentialsToken,
+  createTestDatabaseUrl,
+  createTestVhost,
+  deleteByPrefix,
+  testUrls,
+  waitUntil,
+} from '@skiptrace/testing';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from './cpu-time.ts';
 import { runWrk, wrkAvailable, type LoadResult } from './wrk.ts';
 
@@ -102,16 +109,7 @@ try {
     });
     client = { clientId: created.client.clientId, clientSecret: created.clientSecret! };
   }
-  const tokenRes = await fetch(`${issuer}/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      scope: 'read write',
-    }),
-  });
-  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+  const token = await clientCredentialsToken(issuer, client);
 
   // Queries: noisy variants of imported rows spread over the whole file.
   const stride = Math.max(1, Math.floor(contacts / 5000));

@@ -1,12 +1,12 @@
 // A real Prometheus (Debian's package) scrapes the running one-process system's /metrics
 // with the metrics token; a PromQL query over its HTTP API counts the traces this test made.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSystem, type System } from '@skiptrace/standalone';
-import { waitUntil } from '@skiptrace/testing';
+import { clientCredentialsToken, demoClient, waitUntil } from '@skiptrace/testing';
 
 const PROMETHEUS_PORT = 18890;
 const TOKEN = 'prometheus-scrape-token-0123456789';
@@ -53,17 +53,7 @@ beforeAll(async () => {
     timeoutMs: 30_000,
     message: 'prometheus ready',
   });
-  const demo = JSON.parse(await readFile(join(dir, 'data', 'demo-credentials.json'), 'utf8'));
-  const res = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: demo.clientId,
-      client_secret: demo.clientSecret,
-      scope: 'read write',
-    }),
-  });
-  token = ((await res.json()) as { access_token: string }).access_token;
+  token = await clientCredentialsToken(base, await demoClient(join(dir, 'data')));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,10 +1,17 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
-import { createTestDatabaseUrl, createTestVhost, type TestDatabase, type TestVhost } from '@skiptrace/testing';
+import {
+  clientCredentialsToken,
+  createTestDatabaseUrl,
+  createTestVhost,
+  demoClient,
+  type TestDatabase,
+  type TestVhost,
+} from '@skiptrace/testing';
 
 // The one-process system on PostgreSQL and RabbitMQ traces batch chunks in a child process
 // of its own (SKIPTRACE_BATCH_WORKER=process, the default): a batch completes through it,
@@ -32,17 +39,7 @@ beforeAll(async () => {
     METRICS_TOKEN,
   });
   base = await system.start();
-  const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
-  const res = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: demo.clientId,
-      client_secret: demo.clientSecret,
-      scope: 'read write',
-    }),
-  });
-  token = ((await res.json()) as { access_token: string }).access_token;
+  token = await clientCredentialsToken(base, await demoClient(dataDir));
 }, 120_000);
 
 afterAll(async () => {

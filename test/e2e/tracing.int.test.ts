@@ -3,7 +3,7 @@
 // gateway, the worker and the dispatcher (its webhook delivery included), and log lines
 // carry the trace id — in the one-process system and with the services as processes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccounts } from '@skiptrace/auth';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import {
+  clientCredentialsToken,
   createTestDatabaseUrl,
   createTestVhost,
+  demoClient,
   deleteByPrefix,
   randomPrefix,
   testUrls,
@@ -58,20 +60,6 @@ async function stopAll() {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited(child);
   }
-}
-
-async function tokenFor(issuer: string, clientId: string, clientSecret: string): Promise<string> {
-  const res = await fetch(`${issuer}/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-      scope: 'read write',
-    }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 /** Subscribes the receiver, sends one skip trace, waits for its webhook; returns the request's trace. */
@@ -166,8 +154,7 @@ describe('tracing in the one-process system', () => {
       ...otelEnv(otlp),
     });
     await ready(base, 'standalone');
-    const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
-    const token = await tokenFor(base, demo.clientId, demo.clientSecret);
+    const token = await clientCredentialsToken(base, await demoClient(dataDir));
     const { traceId, spans } = await traceOneRequest(`${base}/api/v1`, token);
     expectOneTraceThroughEveryHop(spans);
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['skiptrace']));
@@ -219,7 +206,7 @@ describe('tracing with the services as separate processes', () => {
       spawnService(`services/${name}/src/main.ts`, { ...common, PORT: String(PORTS[name]), OTEL_SERVICE_NAME: name });
     }
     await Promise.all(Object.entries(PORTS).map(([name, port]) => ready(`http://127.0.0.1:${port}`, name)));
-    const token = await tokenFor(issuer, client.clientId, clientSecret!);
+    const token = await clientCredentialsToken(issuer, { clientId: client.clientId, clientSecret: clientSecret! });
     const { traceId, spans } = await traceOneRequest(`http://127.0.0.1:${PORTS.gateway}/api/v1`, token);
     expectOneTraceThroughEveryHop(spans);
     const serviceOf = (name: string) => spans.find((s) => s.name === name)?.service;

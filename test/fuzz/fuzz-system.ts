@@ -4,11 +4,12 @@
  * cannot make the dispatcher post to local services), and a client_credentials token of
  * the demo client with both scopes.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@skiptrace/contracts';
 import { createSystem } from '@skiptrace/standalone';
+import { clientCredentialsToken, demoClient } from '@skiptrace/testing';
 import type { FuzzContext, OpenApiDocument } from './requests.ts';
 
 export interface FuzzSystem {
@@ -36,21 +37,8 @@ export async function startFuzzSystem(env: NodeJS.ProcessEnv = {}): Promise<Fuzz
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8')) as {
-      clientId: string;
-      clientSecret: string;
-    };
-    const res = await fetch(`${baseUrl}/oauth/token`, {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: demo.clientId,
-        client_secret: demo.clientSecret,
-        scope: 'read write',
-      }),
-    });
-    if (res.status !== 200) throw new Error(`fuzz: no token (${res.status} ${await res.text()})`);
-    const { access_token: token } = (await res.json()) as { access_token: string };
+    const demo = await demoClient(dataDir);
+    const token = await clientCredentialsToken(baseUrl, demo);
     const document = buildOpenApiDocument({
       apiUrl: `${baseUrl}/api/v1`,
       authUrl: baseUrl,

@@ -23,3 +23,5 @@ export {
 } from './restart.ts';
 export { ensureServices } from '../scripts/ensure-services.ts';
 export type { EnsureServicesOptions } from '../scripts/ensure-services.ts';
+export { clientCredentialsToken, demoClient } from './oauth.ts';
+export type { ClientCredentials } from './oauth.ts';
