@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createBatchesRouter } from '@skiptrace/batches';
-import { createMemoryKeyValue } from '@skiptrace/kv';
-import { createBus, type MessageBus } from '@skiptrace/messaging';
-import { createHealth, silentLogger } from '@skiptrace/runtime';
-import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
-import type { Express } from 'express';
 import request from 'supertest';
-import { createGatewayService } from '../src/gateway.service.ts';
-import { testAuth, testHttpConfig } from './harness.ts';
+import { createHarness, testAuth, type Harness } from './harness.ts';
 
 /**
  * DELETE /plants/{id} of a batch row still waiting for its trace, through the gateway as the
@@ -16,37 +10,23 @@ import { testAuth, testHttpConfig } from './harness.ts';
  * counted (processed, erased), and erasing the last of them completes the batch.
  */
 describe('DELETE /plants/{id} of pending batch rows', () => {
-  let db: Database;
-  let bus: MessageBus;
-  let app: Express;
+  let h: Harness;
   const events: { data: Record<string, unknown> }[] = [];
 
   beforeAll(async () => {
-    db = createPgliteDatabase({});
-    await db.migrate();
-    bus = await createBus();
-    const logger = silentLogger();
-    app = createGatewayService({
-      db,
-      bus,
-      auth: testAuth,
-      logger,
-      health: createHealth(),
-      kv: createMemoryKeyValue(),
-      config: testHttpConfig(1_000),
-      routers: { '/': createBatchesRouter({ db, bus, auth: testAuth, logger }) },
-    });
-    await bus.consume('webhooks.events', { prefetch: 10 }, async (d) => {
+    h = await createHarness(1_000, 0, ({ db, bus, logger }) => ({
+      '/': createBatchesRouter({ db, bus, auth: testAuth, logger }),
+    }));
+    await h.bus.consume('webhooks.events', { prefetch: 10 }, async (d) => {
       if (d.topic === 'event.batch.completed') events.push(d.payload as { data: Record<string, unknown> });
     });
   }, 60_000);
   afterAll(async () => {
-    await bus?.close();
-    await db?.close();
+    await h?.close();
   });
 
   const api = (method: 'get' | 'post' | 'delete', path: string) =>
-    request(app)[method](`/api/v1${path}`).set('Authorization', 'Bearer carol:read,write');
+    request(h.app)[method](`/api/v1${path}`).set('Authorization', 'Bearer carol:read,write');
 
   it('counts each erased row, and the erase of the last one completes the batch with its event', async () => {
     const csv =
@@ -54,7 +34,7 @@ describe('DELETE /plants/{id} of pending batch rows', () => {
     const submitted = await api('post', '/property/skiptrace/batches').set('Content-Type', 'text/csv').send(csv);
     expect(submitted.body).toMatchObject({ accepted: 2, rejected: 1 });
     const id = submitted.body.id as string;
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await h.db.query<{ id: string }>(
       `SELECT id FROM properties WHERE batch_id = $1 ORDER BY row_number`,
       [id],
     );

@@ -2,9 +2,9 @@ import type { Property } from '@skiptrace/contracts';
 import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
-import { ApiError, createHealth, silentLogger } from '@skiptrace/runtime';
+import { ApiError, createHealth, silentLogger, type Logger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { createWorkerService } from '../../worker/src/worker.service.ts';
 import { createGatewayService, type GatewayAuth } from '../src/gateway.service.ts';
 
@@ -69,7 +69,15 @@ export const testHttpConfig = (syncDeadlineMs: number, rateLimitPerMinute = 0) =
   rateLimitPerMinute,
 });
 
-export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute = 0): Promise<Harness> {
+/**
+ * The gateway on PGlite and the in-process bus with a sync worker on the fake engine;
+ * `routers` adds routers as the standalone mounts them (e.g. the batch API).
+ */
+export async function createHarness(
+  syncDeadlineMs = 2_000,
+  rateLimitPerMinute = 0,
+  routers?: (deps: { db: Database; bus: MessageBus; logger: Logger }) => Record<string, Router>,
+): Promise<Harness> {
   const logger = silentLogger();
   const db = createPgliteDatabase({});
   await db.migrate();
@@ -84,6 +92,7 @@ export async function createHarness(syncDeadlineMs = 2_000, rateLimitPerMinute =
     health: createHealth(),
     kv: createMemoryKeyValue(),
     config: testHttpConfig(syncDeadlineMs, rateLimitPerMinute),
+    routers: routers?.({ db, bus, logger }),
   });
   return {
     app,
