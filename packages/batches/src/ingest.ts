@@ -14,7 +14,8 @@ import { SLICE_MS, type BatchesConfig } from './config.ts';
 import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format } from './sources.ts';
 
-const PROPERTY_COLUMNS = [
+/** The columns of `properties` an upload COPYs, in its rows' order. */
+export const PROPERTY_COLUMNS = [
   'account_id',
   'street_address',
   'city',
