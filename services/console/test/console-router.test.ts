@@ -20,7 +20,12 @@ describe('console router: the sample CSV', () => {
     const app = express();
     app.use(
       '/console',
-      await createConsoleRouter({ dir: join(dir, 'build'), issuer: 'http://127.0.0.1:1', clientId: 'console', sampleCsv }),
+      await createConsoleRouter({
+        dir: join(dir, 'build'),
+        issuer: 'http://127.0.0.1:1',
+        clientId: 'console',
+        sampleCsv,
+      }),
     );
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
