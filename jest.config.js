@@ -1,3 +1,4 @@
+/* global process */
 // Jest runs the TypeScript sources as native ESM (node --experimental-vm-modules),
 // transformed by swc without type checking; `pnpm typecheck` does the types.
 const swc = [
@@ -7,12 +8,15 @@ const swc = [
     module: { type: 'es6' },
   },
 ];
+// A package's own `test` task (scripts/unit.ts) sets JEST_PACKAGE to its directory: the
+// projects then find only that package's tests.
+const pkg = process.env.JEST_PACKAGE;
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
-  modulePathIgnorePatterns: ['<rootDir>/.tools', '<rootDir>/.data'],
+  roots: pkg ? [pkg] : ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
+  modulePathIgnorePatterns: ['<rootDir>/.tools', '<rootDir>/.data', '/\\.tsbuild/'],
 };
 
 /** @type {import('jest').Config} */

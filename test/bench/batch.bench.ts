@@ -52,8 +52,8 @@ import {
   fakeEngine,
   silentLogger,
   startBatchWorker,
-} from '../../packages/batches/test/bench-system.ts';
-import { descendantsOf, pidsOf, sampleProcesses, type PidGroups } from './cpu-time.ts';
+} from '@skiptrace/batches/bench-system';
+import { descendantsOf, pidsOf, sampleProcesses, type PidGroups } from '@skiptrace/testing/cpu-time';
 
 const { values } = parseArgs({
   options: {

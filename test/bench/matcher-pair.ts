@@ -19,7 +19,7 @@ import { createContactTraceEngine, type TraceEngine } from '@skiptrace/core';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
-import { cpuSnapshot, type PidGroups } from './cpu-time.ts';
+import { cpuSnapshot, type PidGroups } from '@skiptrace/testing/cpu-time';
 
 const { values } = parseArgs({
   options: {

@@ -25,7 +25,7 @@ import {
   testUrls,
   waitUntil,
 } from '@skiptrace/testing';
-import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from './cpu-time.ts';
+import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
 import { runWrk, wrkAvailable, type LoadResult } from './wrk.ts';
 
 const { values } = parseArgs({

@@ -30,7 +30,7 @@ export const testAuth = {
   },
 };
 
-export function buildApp(db: Database, bus: MessageBus, config: Partial<BatchesConfig> = {}) {
+export function buildApp(db: Database, bus: MessageBus, config: Partial<BatchesConfig> = {}): express.Express {
   const app = express();
   const api = express.Router();
   api.use(testAuth.authenticate);

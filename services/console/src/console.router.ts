@@ -4,7 +4,7 @@
  * index.html for every other path so the app's own routes survive a reload.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import express, { Router, type Response } from 'express';
 
 export interface ConsoleRouterOptions {
@@ -56,7 +56,8 @@ export async function createConsoleRouter(options: ConsoleRouterOptions): Promis
     res.set('Cache-Control', 'no-store').json(config);
   });
   if (options.sampleCsv) {
-    const sample = options.sampleCsv;
+    // sendFile needs an absolute path; SKIPTRACE_DATA_DIR (and so the sample) may be relative.
+    const sample = resolve(options.sampleCsv);
     router.get('/sample.csv', (_req, res) => {
       res.set('Content-Disposition', 'attachment; filename="sample-properties.csv"');
       res.type('text/csv').sendFile(sample);

@@ -19,7 +19,7 @@ import { createDispatcher } from '../src/dispatcher.ts';
 import { insertEndpoint } from '../src/endpoint.repository.ts';
 import { generateSecret, sign } from '../src/signing.ts';
 import { webhookMigrationsDir } from '../test/harness.ts';
-import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '../../../test/bench/cpu-time.ts';
+import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2500);
 const HEALTHY = 4; // endpoints per event that answer 200 at once

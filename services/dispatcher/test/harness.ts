@@ -34,7 +34,7 @@ export function manualClock() {
  * Test app: the gateway's bearer middleware is replaced by headers naming the
  * account and scopes (x-test-account, x-test-scopes), everything else is real.
  */
-export function testApp(router: express.Router) {
+export function testApp(router: express.Router): express.Express {
   const app = express();
   app.use(requestContext(silentLogger()));
   app.use((req, _res, next) => {

@@ -5,7 +5,7 @@ import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { ApiError, createHealth, silentLogger, type Logger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { RequestHandler, Router } from 'express';
-import { createWorkerService } from '../../worker/src/worker.service.ts';
+import { createWorkerService } from '@skiptrace/worker';
 import { createGatewayService, type GatewayAuth } from '../src/gateway.service.ts';
 
 /**

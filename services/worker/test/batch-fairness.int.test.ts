@@ -1,7 +1,7 @@
 /**
  * Fairness against real PostgreSQL and RabbitMQ: while one worker process traces a
  * 20,000-row batch, synchronous skip traces (the gateway's bus.request flow, answered by
- * the real worker service in the same process, as services/worker/src/main.ts wires it)
+ * the real worker service in the same process, as src/main.ts wires it)
  * are still answered promptly, and a small batch of another account submitted after the
  * big one finishes first.
  */
@@ -19,9 +19,9 @@ import {
   type TestVhost,
 } from '@skiptrace/testing';
 import request from 'supertest';
-import { createWorkerService } from '../../../services/worker/src/worker.service.ts';
-import { startBatchWorker, type BatchWorker } from '../src/index.ts';
-import { buildApp, fakeEngine } from './harness.ts';
+import { createWorkerService } from '../src/worker.service.ts';
+import { startBatchWorker, type BatchWorker } from '@skiptrace/batches';
+import { buildApp, fakeEngine } from '@skiptrace/batches/test-harness';
 
 const V1 = '/api/v1/property/skiptrace/batches';
 const BIG = 20_000;

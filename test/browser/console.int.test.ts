@@ -15,12 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
-import { CONSOLE_DIST_DIR } from '../src/index.ts';
+import { CONSOLE_DIST_DIR } from '@skiptrace/console';
 import { launchBrowser, signIn } from '@skiptrace/testing/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SHOTS = join(here, '..', 'screenshots');
+const SHOTS = join(here, '..', '..', 'services', 'console', 'screenshots');
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let system: System;
