@@ -16,6 +16,8 @@ const common = {
   transform: { '^.+\\.ts$': swc },
   testEnvironment: 'node',
   roots: pkg ? [pkg] : ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
+  // No test reaches past loopback (packages/testing/src/loopback-guard.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/setup/loopback.ts'],
   modulePathIgnorePatterns: ['<rootDir>/.tools', '<rootDir>/.data', '/\\.tsbuild/'],
 };
 

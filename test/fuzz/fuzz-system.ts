@@ -1,7 +1,8 @@
 /**
  * The one-process system the fuzzer runs against: embedded adapters in a fresh data
- * directory, rate limits off, webhooks kept to public addresses (so registered endpoints
- * cannot make the dispatcher post to local services), and a client_credentials token of
+ * directory, rate limits off, webhooks kept to loopback (SKIPTRACE_WEBHOOK_LOOPBACK_ONLY: a
+ * registered endpoint never makes the dispatcher send a packet off this machine; the
+ * loopback guard refuses and reports any that would), and a client_credentials token of
  * the demo client with both scopes.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,7 +26,7 @@ export async function startFuzzSystem(env: NodeJS.ProcessEnv = {}): Promise<Fuzz
     PORT: '0',
     SKIPTRACE_DATA_DIR: dataDir,
     SKIPTRACE_DEMO_ROWS: '200',
-    SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: 'false',
+    SKIPTRACE_WEBHOOK_LOOPBACK_ONLY: 'true',
     API_RATE_LIMIT_PER_MINUTE: '0',
     SYNC_DEADLINE_MS: '2000',
     LOG_LEVEL: 'silent',

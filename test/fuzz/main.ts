@@ -5,6 +5,7 @@
  * (5xx, hang, error answer without its documented body).
  */
 import { parseArgs } from 'node:util';
+import { installLoopbackGuard, loopbackViolations } from '@skiptrace/testing/loopback-guard';
 import { runFuzz } from './fuzz-run.ts';
 import { startFuzzSystem } from './fuzz-system.ts';
 
@@ -19,6 +20,7 @@ const { values } = parseArgs({
   },
 });
 
+installLoopbackGuard();
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const system = await startFuzzSystem();
 let failed: boolean;
@@ -51,7 +53,10 @@ try {
     if (figures.routesMissed.length) console.log('routes never reached:', figures.routesMissed.join(', '));
     for (const e of figures.examples) console.log(`[${e.kind}] ${e.status} ← ${e.request}\n    answer ${e.answer}`);
   }
-  failed = Object.values(figures.violations).some((n) => n > 0) || figures.routesMissed.length > 0;
+  const offMachine = loopbackViolations();
+  if (offMachine.length) console.log(`left loopback: ${offMachine.length} (${offMachine.slice(0, 3).join('; ')})`);
+  failed =
+    Object.values(figures.violations).some((n) => n > 0) || figures.routesMissed.length > 0 || offMachine.length > 0;
 } finally {
   await system.stop();
 }

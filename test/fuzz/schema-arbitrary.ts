@@ -37,7 +37,9 @@ const FIELD_SAMPLES: Record<string, string[]> = {
   zip: ['78701', '62704-1234', '00000', '1'],
   first_name: ['Jane', 'José', 'Ng'],
   last_name: ['Doe', "O'Brien", 'Smith-Jones'],
-  url: ['https://93.184.215.14/hook', 'http://10.0.0.1/x', 'http://[::ffff:0:127.0.0.1]/', 'https://hooks.invalid/h'],
+  // The fuzz system allows loopback targets only (SKIPTRACE_WEBHOOK_LOOPBACK_ONLY): the first two
+  // register and get deliveries refused on this machine; the others are refused at registration.
+  url: ['http://127.0.0.1:9/hook', 'http://localhost:9/x', 'http://10.0.0.1/x', 'https://hooks.invalid/h'],
   since: ['2026-01-01T00:00:00Z', 'yesterday', '1970-01-01T00:00:00.000Z'],
 };
 

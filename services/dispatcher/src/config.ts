@@ -6,6 +6,8 @@ import { RETRY_DELAYS_MS } from './retry-policy.ts';
 export interface WebhookConfig {
   /** Let endpoints point at private/loopback addresses (SSRF guard off). */
   allowPrivate: boolean;
+  /** Webhooks may reach loopback addresses only (tests, offline demos); wins over allowPrivate. */
+  loopbackOnly: boolean;
   /** Per-request timeout (ms), connect to last body byte. */
   timeoutMs: number;
   /** How long a claimed message belongs to one dispatcher (ms); must exceed timeoutMs. */
@@ -40,6 +42,7 @@ export function webhookConfig(overrides: Partial<WebhookConfig> = {}): WebhookCo
   const timeoutMs = overrides.timeoutMs ?? 15_000;
   const config: WebhookConfig = {
     allowPrivate: false,
+    loopbackOnly: false,
     timeoutMs,
     leaseMs: timeoutMs + 15_000,
     concurrency: 256,
@@ -62,6 +65,11 @@ export const webhookEnv = {
   SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: envFlag
     .default(false)
     .describe('let webhook endpoints point at private and loopback addresses (SSRF guard off)'),
+  SKIPTRACE_WEBHOOK_LOOPBACK_ONLY: envFlag
+    .default(false)
+    .describe(
+      'webhook endpoints may only be loopback addresses (127.0.0.0/8, ::1, localhost; other names refused without a DNS query): test suites and offline demos; wins over SKIPTRACE_WEBHOOK_ALLOW_PRIVATE',
+    ),
   SKIPTRACE_WEBHOOK_TIMEOUT_MS: envInt(100)
     .default(15_000)
     .describe('one delivery attempt, connect to last response byte, ms'),
@@ -96,6 +104,7 @@ type WebhookEnv = { [K in keyof typeof webhookEnv]: z.infer<(typeof webhookEnv)[
 export function webhookConfigFrom(env: WebhookEnv): WebhookConfig {
   return webhookConfig({
     allowPrivate: env.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
+    loopbackOnly: env.SKIPTRACE_WEBHOOK_LOOPBACK_ONLY,
     timeoutMs: env.SKIPTRACE_WEBHOOK_TIMEOUT_MS,
     concurrency: env.SKIPTRACE_WEBHOOK_CONCURRENCY,
     endpointConcurrency: env.SKIPTRACE_WEBHOOK_ENDPOINT_CONCURRENCY,

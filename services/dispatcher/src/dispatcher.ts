@@ -8,6 +8,7 @@ import { createAttemptWriter } from './attempt-writer.ts';
 import { createDeliveryWorker } from './delivery-worker.ts';
 import { createFanout } from './fanout.ts';
 import { createHttpTransport, type Sender } from './http-sender.ts';
+import { addressPolicy } from './ssrf-guard.ts';
 import { pendingPage } from './message.repository.ts';
 import { scheduleMessage } from './schedule.ts';
 
@@ -65,7 +66,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const clock = deps.clock ?? systemClock;
   const transport = deps.send
     ? undefined
-    : createHttpTransport({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
+    : createHttpTransport({ timeoutMs: config.timeoutMs, allowPrivate: addressPolicy(config) });
   const send = deps.send ?? transport!.send;
   const record = createAttemptWriter(db);
   const worker = createDeliveryWorker({ db, kv, config, clock, logger, send, record, random: deps.random });

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { guardedLookup, vetHost, type Resolver } from './ssrf-guard.ts';
+import { guardedLookup, vetHost, type AddressPolicy, type Resolver } from './ssrf-guard.ts';
 
 /** What one delivery attempt sends. */
 export interface OutgoingWebhook {
@@ -34,7 +34,8 @@ export class DeliveryTimeoutError extends Error {
 
 export interface HttpSenderOptions {
   timeoutMs: number;
-  allowPrivate: boolean;
+  /** Which addresses may be dialled (see AddressPolicy). */
+  allowPrivate: AddressPolicy;
   resolver?: Resolver;
 }
 

@@ -12,7 +12,7 @@ export { systemClock } from './delivery-attempt.ts';
 export type { Clock } from './delivery-attempt.ts';
 export { createHttpTransport, DeliveryTimeoutError, RESPONSE_BODY_MAX } from './http-sender.ts';
 export type { OutgoingWebhook, Sender, Transport, WebhookResponse } from './http-sender.ts';
-export { ForbiddenAddressError, guardedLookup, vetHost } from './ssrf-guard.ts';
+export { addressPolicy, ForbiddenAddressError, guardedLookup, vetHost, type AddressPolicy } from './ssrf-guard.ts';
 export { isPublicAddress } from './ip-policy.ts';
 export { MAX_ATTEMPTS, RETRY_DELAYS_MS, nextRetryDelay, parseRetryAfter } from './retry-policy.ts';
 export { generateSecret, sign } from './signing.ts';

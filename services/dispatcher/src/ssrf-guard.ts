@@ -18,17 +18,48 @@ export const systemResolver: Resolver = (hostname) =>
 const bareHost = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
 
 /**
+ * Which addresses a webhook may reach: `false` public only (the default), `true` any
+ * (SKIPTRACE_WEBHOOK_ALLOW_PRIVATE), `'loopback'` loopback only (SKIPTRACE_WEBHOOK_LOOPBACK_ONLY:
+ * test suites and offline demos, where nothing may leave the machine — a name other than
+ * `localhost` is refused before any DNS query is sent).
+ */
+export type AddressPolicy = boolean | 'loopback';
+
+/** The policy of a webhook configuration; loopback-only wins over allow-private. */
+export const addressPolicy = (config: { allowPrivate: boolean; loopbackOnly?: boolean }): AddressPolicy =>
+  config.loopbackOnly ? 'loopback' : config.allowPrivate;
+
+const LOOPBACK_NAME = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost)\.?$/i;
+const LOCALHOST: LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+function isLoopbackAddress(literal: string): boolean {
+  const address = literal.split('%')[0] ?? '';
+  if (isIP(address) === 4) return address.startsWith('127.');
+  if (isIP(address) === 6) return address === '::1' || /^::ffff:127\./i.test(address);
+  return false;
+}
+
+/**
  * Resolves hostname (every A/AAAA record) and returns the addresses that may be dialled.
  * Refuses the whole host when any record is forbidden, so a name that mixes a public
- * and a private record cannot be used to reach the private one. allowPrivate skips
- * the policy (tests, one-process demo, deliberately internal deployments).
+ * and a private record cannot be used to reach the private one. A `true` policy skips
+ * the check (one-process demo, deliberately internal deployments); `'loopback'` admits
+ * loopback addresses and `localhost` names only, without resolving anything.
  */
-export async function vetHost(hostname: string, allowPrivate: boolean, resolve = systemResolver) {
+export async function vetHost(hostname: string, policy: AddressPolicy, resolve = systemResolver) {
   const host = bareHost(hostname);
   const family = isIP(host);
+  if (policy === 'loopback') {
+    if (family ? isLoopbackAddress(host) : LOOPBACK_NAME.test(host))
+      return family ? [{ address: host, family }] : LOCALHOST;
+    throw new ForbiddenAddressError(`${host} is not a loopback address (webhooks are limited to this machine)`);
+  }
   const addresses: LookupAddress[] = family ? [{ address: host, family }] : await resolve(host);
   if (addresses.length === 0) throw new ForbiddenAddressError(`${host} does not resolve`);
-  if (!allowPrivate) {
+  if (!policy) {
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused)
       throw new ForbiddenAddressError(`${host} resolves to ${refused.address}, which is not a public address`);
@@ -41,9 +72,9 @@ export async function vetHost(hostname: string, allowPrivate: boolean, resolve =
  * vetted in the same call, so there is no window between check and connect in which a
  * DNS answer could change (DNS rebinding).
  */
-export function guardedLookup(allowPrivate: boolean, resolve = systemResolver): LookupFunction {
+export function guardedLookup(policy: AddressPolicy, resolve = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
-    vetHost(hostname, allowPrivate, resolve).then(
+    vetHost(hostname, policy, resolve).then(
       (addresses) => {
         const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
         const usable = wanted ? addresses.filter((a) => a.family === wanted) : addresses;

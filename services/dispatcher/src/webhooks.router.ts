@@ -17,7 +17,7 @@ import {
 import * as endpoints from './endpoint.repository.ts';
 import { scheduleMessage } from './schedule.ts';
 import { generateSecret } from './signing.ts';
-import { ForbiddenAddressError, vetHost, type Resolver } from './ssrf-guard.ts';
+import { addressPolicy, ForbiddenAddressError, vetHost, type Resolver } from './ssrf-guard.ts';
 import { auth } from './http-helpers.ts';
 
 export interface WebhooksRouterDeps {
@@ -49,7 +49,7 @@ export function createWebhooksRouter(deps: WebhooksRouterDeps): Router {
 
   async function checkTarget(url: string) {
     try {
-      await vetHost(new URL(url).hostname, config.allowPrivate, deps.resolver);
+      await vetHost(new URL(url).hostname, addressPolicy(config), deps.resolver);
     } catch (err) {
       const reason = err instanceof ForbiddenAddressError ? err.message : `host cannot be resolved`;
       throw new ApiError('validation_failed', `url: ${reason}`);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { LookupAddress } from 'node:dns';
 import { isPublicAddress } from '../src/ip-policy.ts';
 import { createHttpTransport } from '../src/http-sender.ts';
@@ -129,6 +129,15 @@ describe('vetHost', () => {
   });
   it('lets private targets through only with allowPrivate', async () => {
     await expect(vetHost('internal.example.com', true, dns)).resolves.toHaveLength(1);
+  });
+  it('admits loopback only, and resolves no name but localhost, under the loopback policy', async () => {
+    const resolver = jest.fn(dns);
+    await expect(vetHost('127.0.0.1', 'loopback', resolver)).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+    await expect(vetHost('[::1]', 'loopback', resolver)).resolves.toEqual([{ address: '::1', family: 6 }]);
+    await expect(vetHost('localhost', 'loopback', resolver)).resolves.toHaveLength(2);
+    for (const host of ['hooks.example.com', 'internal.example.com', '10.0.0.1', '93.184.215.14', 'localhost.example'])
+      await expect(vetHost(host, 'loopback', resolver)).rejects.toThrow(/not a loopback address/);
+    expect(resolver).not.toHaveBeenCalled();
   });
 });
 

@@ -42,6 +42,7 @@ export const gatewayEnv = z.object({
     ),
   /** The subscription API refuses private targets unless this is set (the dispatcher reads the rest of webhookEnv). */
   SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: webhookEnv.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
+  SKIPTRACE_WEBHOOK_LOOPBACK_ONLY: webhookEnv.SKIPTRACE_WEBHOOK_LOOPBACK_ONLY,
   ...batchesApiEnv,
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
@@ -67,7 +68,10 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayProcessConfig {
       rateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     },
     bearer: { issuer, audience: env.API_AUDIENCE, jwksUrl: env.AUTH_JWKS_URL ?? `${issuer}/oauth/jwks` },
-    webhooks: webhookConfig({ allowPrivate: env.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE }),
+    webhooks: webhookConfig({
+      allowPrivate: env.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
+      loopbackOnly: env.SKIPTRACE_WEBHOOK_LOOPBACK_ONLY,
+    }),
     batches: batchesApiConfigFrom(env),
   };
 }
