@@ -50,6 +50,7 @@ export type {
   ZipLevel,
 } from './compare.ts';
 export { editDistance } from './edit-distance.ts';
+export { foldAscii } from './text.ts';
 export { metaphone } from './phonetic.ts';
 export { normalizePhone, phoneType } from './phones.ts';
 export type { PhoneType } from './phones.ts';

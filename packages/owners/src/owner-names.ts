@@ -1,0 +1,897 @@
+/**
+ * Owner-of-record strings, as county rolls and list providers write them, parsed into
+ * owners with a kind. Pure: no I/O, no state. The rules, in the order they run:
+ *
+ * 1. Clean each line: ASCII upper case, periods out ("N.A." → NA, "L.L.C." → LLC), "ET AL"
+ *    → ETAL, "H/W" and "CO-TRS" folded, and everything from a care-of mark ("C/O", "ATTN",
+ *    "%") on dropped — a care-of names where the mail goes, not an owner.
+ * 2. Join the lines of one owner: a second line that continues the first (it begins with a
+ *    trust, company or role word, or the first ends with "&"), or a trustee on one line and
+ *    the trust's name on the other, become one owner. Any other second line is a co-owner.
+ * 3. Classify the whole string before splitting it at "&" (so "SMITH & JONES LLC" stays one
+ *    company): legal forms and banks → company (an organisation when a church or association
+ *    word is there too); public bodies → government; churches, schools, associations, HOAs,
+ *    condominiums → organization; TR/TRS/TRUSTEE/TRUST/REVOCABLE … → trust (not TRUST CO,
+ *    TRUST FUND, HOUSING TRUST); ESTATE OF / … EST / DECD / executors → estate (not REAL
+ *    ESTATE, ESTATES, an estate's HOA); then the weaker company words (HOLDINGS, REALTY …);
+ *    religious words that are also surnames (BAPTIST, TEMPLE) only with more evidence;
+ *    digits → company; the rest → people.
+ * 4. People: split at "&" / AND; each part is "LAST FIRST M" or "FIRST M LAST", decided per
+ *    part by evidence (see decideOrder): a comma; an initial last ("SMITH JOHN A") or second
+ *    ("JOHN A SMITH"); a leading surname particle (DE, VAN, MC); which words are known given
+ *    names (the tables of @skiptrace/matching, very common surnames counted weakly); ties go
+ *    to the roll order, LAST FIRST. A later part of a couple with only given names shares the
+ *    first part's surname ("SMITH JOHN & MARY B", "JOHN & MARY SMITH").
+ * 5. A last word cut at the field width (21 or 40 characters) is read as the marker word it
+ *    begins when the string is that long: "… REVOCABLE LIVING TRU" is a trust.
+ */
+import { foldAscii, isKnownGivenName } from '@skiptrace/matching';
+import {
+  CARE_OF,
+  COMMON_SURNAMES,
+  COMPANY_STRONG,
+  COMPANY_WEAK,
+  ESTATE_MARKERS,
+  ESTATE_NOT_AN_ESTATE_AFTER,
+  EXECUTOR_WORDS,
+  GOVERNMENT_PHRASES,
+  GOVERNMENT_WORDS,
+  NOISE_WORDS,
+  ORGANIZATION_STRONG,
+  ORGANIZATION_WEAK,
+  SUFFIXES,
+  SURNAME_PARTICLES,
+  TITLES,
+  TRUST_MARKERS,
+  TRUST_NOT_A_TRUST_AFTER,
+  TRUST_NOT_A_TRUST_BEFORE,
+  TRUST_WORDS,
+} from './vocabulary.ts';
+
+export type OwnerKind = 'person' | 'trust' | 'estate' | 'company' | 'government' | 'organization';
+
+/** One owner of record. For a trust or estate the name parts name the person behind it, when one is named. */
+export interface OwnerOfRecord {
+  kind: OwnerKind;
+  /** Readable display form: "John A Smith", "Smith Family Trust", "Acme Holdings LLC". */
+  name: string;
+  /** The source text this owner was read from (two roll lines joined by a space when they form one owner). */
+  asRecorded: string;
+  firstName?: string;
+  middleName?: string;
+  lastName?: string;
+  suffix?: string;
+}
+
+/** Split owner columns (Owner 1 First Name / Owner 1 Last Name …). */
+export interface OwnerNameParts {
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+type Order = 'lastFirst' | 'firstLast';
+
+interface PersonParts {
+  first?: string;
+  middle?: string;
+  last?: string;
+  suffix?: string;
+}
+
+/** Lines and owners longer than this are cut: bounded work per string. */
+const MAX_LINE = 400;
+const MAX_TOKENS = 60;
+
+/** Field widths rolls cut owner names at; a string this long may end in a cut word. */
+const CUT_WIDTH = 19;
+
+/** Marker words a cut last word may be the beginning of, most specific first. */
+const CUT_WORDS: readonly string[] = [
+  'TRUSTEES',
+  'TRUSTEE',
+  'TRUST',
+  'REVOCABLE',
+  'IRREVOCABLE',
+  'LIVING',
+  'HOLDINGS',
+  'PROPERTIES',
+  'INVESTMENTS',
+  'CORPORATION',
+  'ASSOCIATION',
+  'ASSOCIATES',
+  'ENTERPRISES',
+  'DEVELOPMENT',
+  'PARTNERSHIP',
+  'PARTNERS',
+  'MANAGEMENT',
+  'FOUNDATION',
+  'UNIVERSITY',
+  'CONDOMINIUM',
+  'HOMEOWNERS',
+  'REALTY',
+  'CHURCH',
+  'COMPANY',
+  'INCORPORATED',
+  'LIMITED',
+  'APARTMENTS',
+  'AUTHORITY',
+  'DEPARTMENT',
+];
+
+const UNKNOWN_OWNER =
+  /^(?:UNAVAILABLE OWNER|OWNER UNAVAILABLE|UNKNOWN|UNKNOWN OWNER|OWNER UNKNOWN|NOT AVAILABLE|NONE|N\/A|NA|CURRENT OWNER|OWNER|OWNERS|RECORD OWNER|VACANT|NO NAME|NAME NOT AVAILABLE)$/;
+
+const TEMPLE_NAMES = new Set(['BETH', 'ISRAEL', 'SHALOM', 'EMANUEL', 'EMANU-EL', 'SINAI', 'OF', 'JUDEA', 'TIFERETH']);
+const BANK_WORDS = new Set(['BANK', 'BANCORP', 'FSB', 'NA', 'SAVINGS', 'MORTGAGE', 'FINANCIAL', 'FCU', 'CREDIT']);
+const LEGAL_FORMS = new Set(['LLC', 'LLLP', 'LP', 'LLP', 'LTD', 'INC', 'INCORPORATED', 'PLLC', 'PC', 'GMBH']);
+
+// ---------------------------------------------------------------------------------------
+// Cleaning and tokens
+
+/** Upper-case ASCII text with the roll's punctuation normalised and any care-of cut off. */
+export function cleanOwnerText(raw: string): string {
+  let s = foldAscii(raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw);
+  s = s.replace(/[\u2018\u2019`´]/g, "'").replace(/[\u2013\u2014]/g, '-');
+  s = s.replace(/\bC\s*\/\s*O\b/g, ' C/O ').replace(/\bC\/0\b/g, ' C/O ');
+  const careOf = CARE_OF.exec(s);
+  if (careOf !== null) s = s.slice(0, careOf.index);
+  s = s
+    .replace(/\bET\.?\s*(?:AL|ALS|ALII)\b\.?/g, ' ETAL ')
+    .replace(/\bET\.?\s*UX\b\.?/g, ' ETUX ')
+    .replace(/\bET\.?\s*VIR\b\.?/g, ' ETVIR ')
+    .replace(/\b[HW]\s*\/\s*[HW]\b/g, ' HW ')
+    .replace(/\bCO[-\s]?(TRS|TR|TRUSTEES?|TTEES?)\b/g, ' TRS ')
+    .replace(/\bEXEC\s*\/\s*OF\b/g, ' EXEC OF ')
+    .replace(/\bDEC'?D\b/g, ' DECD ')
+    .replace(/\bA\/K\/A\b/g, ' AKA ')
+    .replace(/\bU\/[AD](?:\/[TD])?\b/g, ' UA ')
+    .replace(/\bL\s*\/\s*E\b/g, ' LE ')
+    .replace(/\b(?:JT|TEN)\s*\/\s*(?:RS|WROS|COM|ENT)\b/g, ' JTRS ')
+    .replace(/(\d)\s*\/\s*(\d)/g, '$1/$2')
+    .replace(/(\d)-(\d)/g, '$1/$2')
+    .replace(/\//g, (m, offset: number, str: string) => (/\d/.test(str[offset - 1] ?? '') ? m : ' & '))
+    .replace(/[&+;]/g, ' & ')
+    .replace(/,/g, ' , ')
+    .replace(/\./g, ' ')
+    .replace(/[()[\]{}"#*:!?]/g, ' ')
+    .replace(/(^|\s)[-']+|[-']+(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return s;
+}
+
+/** Tokens of cleaned text; single letters of a legal form join ("L L C" → LLC, "N A" → NA). */
+function tokenize(clean: string): string[] {
+  const raw = clean === '' ? [] : clean.split(' ').slice(0, MAX_TOKENS);
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const next3 = raw.slice(i, i + 3).join(' ');
+    const next2 = raw.slice(i, i + 2).join(' ');
+    const atEnd3 = i + 3 >= raw.length || raw[i + 3] === '&' || raw[i + 3] === ',';
+    const atEnd2 = i + 2 >= raw.length || raw[i + 2] === '&' || raw[i + 2] === ',';
+    if (i > 0 && (next3 === 'L L C' || next3 === 'L L P') && atEnd3) {
+      out.push(next3.replace(/ /g, ''));
+      i += 2;
+    } else if (next3 === 'U S A') {
+      out.push('USA');
+      i += 2;
+    } else if (i > 0 && (next2 === 'L P' || next2 === 'P C' || next2 === 'N A') && atEnd2) {
+      out.push(next2.replace(/ /g, ''));
+      i += 1;
+    } else if (next2 === 'U S' && i === 0) {
+      out.push('US');
+      i += 1;
+    } else if (next2 === 'ET AL') {
+      out.push('ETAL');
+      i += 1;
+    } else {
+      out.push(raw[i] as string);
+    }
+  }
+  return out;
+}
+
+/** Letters only, as the given-name tables hold them. */
+const letters = (token: string): string => token.replace(/[^A-Z]/g, '');
+const isInitial = (token: string): boolean => /^[A-Z]$/.test(token);
+const hasDigit = (token: string): boolean => /\d/.test(token);
+
+/** 1 for a known given name, 0.5 for one that is also a very common surname, 0 otherwise. */
+function givenWeight(token: string): number {
+  const word = letters(token);
+  if (word.length < 2) return 0;
+  const parts = token.includes('-') ? token.split('-').map(letters) : [word];
+  if (!parts.every((part) => isKnownGivenName(part))) return 0;
+  return COMMON_SURNAMES.has(word) ? 0.5 : 1;
+}
+
+/** A cut last word read as the marker it begins ("TRU" → TRUST) when the string is field-width long. */
+function expandCut(tokens: string[], length: number): string[] {
+  const last = tokens[tokens.length - 1];
+  if (last === undefined || tokens.length < 2) return tokens;
+  const previous = tokens[tokens.length - 2] as string;
+  const known = (word: string): boolean =>
+    TRUST_WORDS.has(word) ||
+    COMPANY_STRONG.has(word) ||
+    COMPANY_WEAK.has(word) ||
+    ORGANIZATION_STRONG.has(word) ||
+    SUFFIXES.has(word);
+  if (known(last)) return tokens;
+  const markerBefore = TRUST_WORDS.has(previous) || COMPANY_WEAK.has(previous) || COMPANY_STRONG.has(previous);
+  if (markerBefore && (last === 'L' || last === 'LL')) return [...tokens.slice(0, -1), 'LLC'];
+  if (markerBefore && (last === 'I' || last === 'IN')) return [...tokens.slice(0, -1), 'INC'];
+  if (last.length < 3 || (length < CUT_WIDTH && !markerBefore)) return tokens;
+  if (last.length < 4 && !markerBefore) return tokens;
+  if (givenWeight(last) > 0 && !markerBefore) return tokens;
+  const word = CUT_WORDS.find((candidate) => candidate.startsWith(last) && candidate !== last);
+  return word === undefined ? tokens : [...tokens.slice(0, -1), word];
+}
+
+// ---------------------------------------------------------------------------------------
+// Kind
+
+function containsPhrase(joined: string, phrase: string): boolean {
+  return joined.includes(` ${phrase} `);
+}
+
+function trustIndex(tokens: readonly string[]): number {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    if (!TRUST_MARKERS.has(token)) continue;
+    const next = tokens[i + 1];
+    const previous = tokens[i - 1];
+    if (token.startsWith('TRUST') && token !== 'TRUSTEE' && token !== 'TRUSTEES') {
+      if (next !== undefined && TRUST_NOT_A_TRUST_AFTER.has(next)) continue;
+      if (previous !== undefined && TRUST_NOT_A_TRUST_BEFORE.has(previous)) continue;
+    }
+    // "TR" inside a name only counts as the trustee mark at the end of a part.
+    if ((token === 'TR' || token === 'TRS') && next !== undefined && !isBoundary(next) && !TRUST_WORDS.has(next)) {
+      if (!hasDigit(next)) continue;
+    }
+    return i;
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    if (token === 'REVOCABLE' || token === 'IRREVOCABLE' || token === 'IRREV' || token === 'REVOC') return i;
+    if (
+      (token === 'LIVING' || token === 'LIV') &&
+      i > 0 &&
+      ['REV', 'REVOCABLE', 'FAMILY'].includes(tokens[i - 1] as string)
+    ) {
+      return i - 1;
+    }
+  }
+  return -1;
+}
+
+const isBoundary = (token: string): boolean =>
+  token === '&' || token === ',' || NOISE_WORDS.has(token) || TRUST_WORDS.has(token);
+
+function estateIndex(tokens: readonly string[]): number {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    const next = tokens[i + 1];
+    const previous = tokens[i - 1];
+    if (ESTATE_MARKERS.has(token)) return i;
+    if (token === 'ESTATE' || token === 'EST') {
+      if (previous === 'REAL' || previous === 'LIFE' || previous === 'LE') continue;
+      if (next === 'OF') return i;
+      if (next !== undefined && ESTATE_NOT_AN_ESTATE_AFTER.has(next)) continue;
+      const rest = tokens.slice(i + 1).filter((t) => !NOISE_WORDS.has(t) && t !== ',');
+      if (rest.length === 0 || rest[0] === '&') return i;
+      if (token === 'ESTATE' && i === 0) return i;
+    }
+    if (EXECUTOR_WORDS.has(token) && token !== 'ADMIN' && token !== 'ADM' && token !== 'PR' && token !== 'REP') {
+      if (token === 'HEIRS' || token === 'HEIR' || token === 'DEVISEES' || token === 'SUCCESSORS') {
+        if (next === 'OF' || i === tokens.length - 1) return i;
+        continue;
+      }
+      return i;
+    }
+    if ((token === 'PERSONAL' && next === 'REPRESENTATIVE') || (token === 'PR' && i === tokens.length - 1 && i >= 2))
+      return i;
+  }
+  return -1;
+}
+
+/** The kind of a whole owner string (before it is split into persons). */
+export function kindOfTokens(tokens: readonly string[]): OwnerKind {
+  const joined = ` ${tokens.join(' ')} `;
+  const has = (set: ReadonlySet<string>): boolean => tokens.some((t) => set.has(t));
+  const hasBank = has(BANK_WORDS);
+  const orgStrong = has(ORGANIZATION_STRONG);
+  if (has(LEGAL_FORMS) || hasBank) {
+    if (orgStrong && !hasBank) return 'organization';
+    return 'company';
+  }
+  if (GOVERNMENT_PHRASES.some((phrase) => containsPhrase(joined, phrase)) || has(GOVERNMENT_WORDS)) {
+    return 'government';
+  }
+  if (orgStrong) return 'organization';
+  if (trustIndex(tokens) >= 0) return 'trust';
+  if (estateIndex(tokens) >= 0) return 'estate';
+  if (has(COMPANY_STRONG)) return 'company';
+  const weakOrg = tokens.findIndex((t) => ORGANIZATION_WEAK.has(t));
+  if (weakOrg >= 0) {
+    const others = tokens.filter((t, i) => i !== weakOrg && t !== '&' && !NOISE_WORDS.has(t));
+    const named = others.some((t) => givenWeight(t) > 0 || isInitial(t));
+    const temple = tokens[weakOrg] === 'TEMPLE' && TEMPLE_NAMES.has(tokens[weakOrg + 1] ?? '');
+    const twoWeak = tokens.filter((t) => ORGANIZATION_WEAK.has(t)).length > 1;
+    if (temple || twoWeak || !named || joined.includes(' OF ')) return 'organization';
+  }
+  if (has(COMPANY_WEAK)) return 'company';
+  if (tokens.some((t) => hasDigit(t) && !/^\d+(?:ST|ND|RD|TH)$/.test(t))) return 'company';
+  return 'person';
+}
+
+// ---------------------------------------------------------------------------------------
+// Display
+
+const KEEP_UPPER = new Set([
+  'LLC',
+  'LLLP',
+  'LP',
+  'LLP',
+  'PLLC',
+  'PC',
+  'USA',
+  'US',
+  'NYC',
+  'NYS',
+  'HOA',
+  'POA',
+  'COA',
+  'FSB',
+  'FCU',
+  'HDFC',
+  'II',
+  'III',
+  'IV',
+  'VI',
+  'YMCA',
+  'YWCA',
+  'YMHA',
+  'REIT',
+  'MTA',
+  'HPD',
+  'DCAS',
+  'VFW',
+  'FNMA',
+  'FHLMC',
+  'HUD',
+  'NY',
+  'CA',
+  'TX',
+  'FL',
+]);
+const SMALL_WORDS = new Set(['OF', 'THE', 'AND', 'FOR', 'IN', 'AT', 'ON', 'DE', 'LA', 'DEL', 'Y', 'VAN', 'DER', 'VON']);
+
+function capitalise(word: string): string {
+  const lower = word.toLowerCase();
+  const cap = lower.replace(/(^|[-'])([a-z])/g, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
+  if (/^Mc[a-z]{2,}/.test(cap)) return `Mc${(cap[2] as string).toUpperCase()}${cap.slice(3)}`;
+  return cap;
+}
+
+/** A person's word in display case: "O'BRIEN" → O'Brien, "MCDONALD" → McDonald, "SMITH-JONES" → Smith-Jones. */
+function nameCase(token: string): string {
+  if (SUFFIXES.has(token) && /^[IVX]+$/.test(token)) return token;
+  if (/^\d/.test(token)) return token.toLowerCase();
+  return capitalise(token);
+}
+
+/** An entity's words in display case, legal forms kept upper ("Acme Holdings LLC", "Wells Fargo Bank N.A."). */
+function entityCase(tokens: readonly string[]): string {
+  return tokens
+    .map((token, i) => {
+      if (token === '&') return '&';
+      if (token === ',') return ',';
+      if (token === 'NA') return 'N.A.';
+      if (KEEP_UPPER.has(token)) return token;
+      if (/^\d/.test(token)) return token.toLowerCase();
+      if (i > 0 && SMALL_WORDS.has(token)) return token.toLowerCase();
+      if (
+        token.length <= 4 &&
+        !/[AEIOUY]/.test(token) &&
+        !['ST', 'MT', 'FT', 'DR', 'MR', 'MRS', 'JR', 'SR', 'LTD', 'MGMT', 'MGT', 'BROS', 'CTR', 'DVLP'].includes(token)
+      )
+        return token;
+      return capitalise(token);
+    })
+    .join(' ')
+    .replace(/ ,/g, ',');
+}
+
+function personDisplay(p: PersonParts): string {
+  return [p.first, p.middle, p.last, p.suffix].filter((part) => part !== undefined && part !== '').join(' ');
+}
+
+// ---------------------------------------------------------------------------------------
+// People
+
+/** "LAST FIRST M" or "FIRST M LAST" for one person's words (suffixes already taken out). */
+export function decideOrder(tokens: readonly string[], fallback: Order = 'lastFirst'): Order {
+  const n = tokens.length;
+  if (n < 2) return fallback;
+  const first = tokens[0] as string;
+  const second = tokens[1] as string;
+  const last = tokens[n - 1] as string;
+  if (isInitial(last) && !isInitial(first)) return 'lastFirst';
+  if (isInitial(first)) return 'firstLast';
+  if (n >= 3 && isInitial(second)) return 'firstLast';
+  if (SURNAME_PARTICLES.has(first) && (givenWeight(first) === 0 || SURNAME_PARTICLES.has(second))) return 'lastFirst';
+  if (n >= 3 && SURNAME_PARTICLES.has(tokens[n - 2] as string) && givenWeight(tokens[n - 2] as string) === 0) {
+    return 'firstLast';
+  }
+  const g0 = givenWeight(first);
+  const g1 = givenWeight(second);
+  const gn = givenWeight(last);
+  let lastFirst = g1 * 2 - g0;
+  let firstLast = g0 * 2 - gn;
+  if (n >= 3) {
+    lastFirst += gn * 0.5;
+    firstLast += g1 * 0.5;
+  }
+  if (first.includes('-') && g0 === 0) lastFirst += 1;
+  if (n >= 2 && last.includes('-') && gn === 0) firstLast += 1;
+  if (lastFirst > firstLast) return 'lastFirst';
+  if (firstLast > lastFirst) return 'firstLast';
+  return fallback;
+}
+
+/** The surname at the start: particles join the word after them ("DE LA CRUZ", "VAN DER BERG"). */
+function leadingSurnameLength(tokens: readonly string[]): number {
+  let i = 0;
+  while (i < tokens.length - 1 && SURNAME_PARTICLES.has(tokens[i] as string) && tokens.length - i > 2) i++;
+  return i + 1;
+}
+
+function buildPerson(tokens: readonly string[], order: Order, suffix: string | undefined): PersonParts {
+  const out: PersonParts = {};
+  if (suffix !== undefined) out.suffix = suffix;
+  if (tokens.length === 0) return out;
+  if (tokens.length === 1) {
+    out.last = nameCase(tokens[0] as string);
+    return out;
+  }
+  let lastWords: readonly string[];
+  let rest: readonly string[];
+  if (order === 'lastFirst') {
+    let k = leadingSurnameLength(tokens);
+    // Two surnames before the given name ("GARCIA LOPEZ JUAN"): the second is no given name, the third is.
+    if (k === 1 && tokens.length >= 3) {
+      const second = tokens[1] as string;
+      const third = tokens[2] as string;
+      if (!isInitial(second) && givenWeight(second) === 0 && givenWeight(third) === 1) k = 2;
+    }
+    lastWords = tokens.slice(0, k);
+    rest = tokens.slice(k);
+  } else {
+    let start = tokens.length - 1;
+    while (
+      start > 1 &&
+      SURNAME_PARTICLES.has(tokens[start - 1] as string) &&
+      givenWeight(tokens[start - 1] as string) < 1
+    ) {
+      start--;
+    }
+    lastWords = tokens.slice(start);
+    rest = tokens.slice(0, start);
+  }
+  out.last = lastWords.map(nameCase).join(' ');
+  if (rest.length > 0) out.first = nameCase(rest[0] as string);
+  if (rest.length > 1) out.middle = rest.slice(1).map(nameCase).join(' ');
+  return out;
+}
+
+const SUFFIX_DISPLAY: Record<string, string> = {
+  JR: 'Jr',
+  SR: 'Sr',
+  '2ND': 'II',
+  '3RD': 'III',
+  '4TH': 'IV',
+  ESQ: 'Esq',
+  PHD: 'PhD',
+};
+
+/** Takes titles, noise words and suffixes out of one person's words. */
+function personWords(tokens: readonly string[]): { words: string[]; suffix?: string; suffixAt: number } {
+  const words: string[] = [];
+  let suffix: string | undefined;
+  let suffixAt = -1;
+  for (const token of tokens) {
+    if (token === ',' || token === '&') continue;
+    if (words.length === 0 && TITLES.has(token)) continue;
+    if (NOISE_WORDS.has(token) || token === 'LE') continue;
+    if (SUFFIXES.has(token) && words.length > 0 && !(token === 'V' && suffixAt < 0 && words.length < 2)) {
+      suffix ??= SUFFIX_DISPLAY[token] ?? token;
+      suffixAt = words.length;
+      continue;
+    }
+    words.push(token);
+  }
+  return suffix === undefined ? { words, suffixAt } : { words, suffix, suffixAt };
+}
+
+/** One person from a part, with the surname to share when the part holds given names only. */
+function personFromPart(
+  part: readonly string[],
+  context: { order?: Order; sharedLast?: string; defaultOrder: Order },
+): { person: PersonParts; order: Order } {
+  const comma = part.indexOf(',');
+  const beforeComma = comma > 0 ? personWords(part.slice(0, comma)) : null;
+  const { words, suffix, suffixAt } = personWords(part);
+  // "LAST, FIRST M": the words before the comma are the surname.
+  if (beforeComma !== null && beforeComma.words.length > 0 && beforeComma.words.length < words.length) {
+    const k = beforeComma.words.length;
+    const person: PersonParts = { last: words.slice(0, k).map(nameCase).join(' ') };
+    const rest = words.slice(k);
+    if (rest.length > 0) person.first = nameCase(rest[0] as string);
+    if (rest.length > 1) person.middle = rest.slice(1).map(nameCase).join(' ');
+    if (suffix !== undefined) person.suffix = suffix;
+    return { person, order: 'lastFirst' };
+  }
+  if (context.sharedLast !== undefined && context.order !== undefined) {
+    const onlyGiven =
+      words.length === 1 ||
+      (words.length === 2 &&
+        (isInitial(words[1] as string) || givenWeight(words[1] as string) > 0) &&
+        givenWeight(words[0] as string) > 0) ||
+      (words.length === 3 &&
+        isInitial(words[2] as string) &&
+        givenWeight(words[0] as string) > 0 &&
+        givenWeight(words[1] as string) > 0);
+    if (onlyGiven && !(words.length === 1 && givenWeight(words[0] as string) === 0 && context.order === 'firstLast')) {
+      const person: PersonParts = { last: context.sharedLast };
+      if (words.length > 0) person.first = nameCase(words[0] as string);
+      if (words.length > 1) person.middle = words.slice(1).map(nameCase).join(' ');
+      if (suffix !== undefined) person.suffix = suffix;
+      return { person, order: context.order };
+    }
+  }
+  let order = decideOrder(words, context.order ?? context.defaultOrder);
+  if (suffixAt === 1 && words.length >= 2) order = 'lastFirst';
+  return { person: buildPerson(words, order, suffix), order };
+}
+
+/** Splits at "&" (and AND between names) into parts. */
+function splitParts(tokens: readonly string[]): string[][] {
+  const parts: string[][] = [[]];
+  for (const token of tokens) {
+    if (token === '&' || token === 'AND') {
+      if ((parts[parts.length - 1] as string[]).length > 0) parts.push([]);
+      continue;
+    }
+    (parts[parts.length - 1] as string[]).push(token);
+  }
+  return parts.filter((part) => personWords(part).words.length > 0);
+}
+
+/** The persons named by a people string ("SMITH JOHN A & MARY B", "JOHN & MARY SMITH"). */
+function personsOf(tokens: readonly string[], defaultOrder: Order): PersonParts[] {
+  const parts = splitParts(tokens);
+  if (parts.length === 0) return [];
+  const out: PersonParts[] = [];
+  // "JOHN & MARY SMITH": a lone given name first, the surname written once at the end.
+  const firstWords = personWords(parts[0] as string[]).words;
+  if (parts.length >= 2 && firstWords.length === 1 && givenWeight(firstWords[0] as string) > 0) {
+    const second = personFromPart(parts[1] as string[], { defaultOrder: 'firstLast' });
+    const secondWords = personWords(parts[1] as string[]).words;
+    if (secondWords.length >= 2 && second.order === 'firstLast' && second.person.last !== undefined) {
+      const lone = personWords(parts[0] as string[]);
+      const firstPerson: PersonParts = { first: nameCase(firstWords[0] as string), last: second.person.last };
+      if (lone.suffix !== undefined) firstPerson.suffix = lone.suffix;
+      out.push(firstPerson, second.person);
+      for (const part of parts.slice(2)) {
+        out.push(personFromPart(part, { order: 'firstLast', sharedLast: second.person.last, defaultOrder }).person);
+      }
+      return out;
+    }
+  }
+  const head = personFromPart(parts[0] as string[], { defaultOrder });
+  out.push(head.person);
+  for (const part of parts.slice(1)) {
+    const context =
+      head.person.last === undefined
+        ? { defaultOrder }
+        : { order: head.order, sharedLast: head.person.last, defaultOrder };
+    out.push(personFromPart(part, context).person);
+  }
+  return out;
+}
+
+function personOwner(p: PersonParts, asRecorded: string): OwnerOfRecord {
+  const owner: OwnerOfRecord = { kind: 'person', name: personDisplay(p), asRecorded };
+  return withParts(owner, p);
+}
+
+function withParts(owner: OwnerOfRecord, p: PersonParts): OwnerOfRecord {
+  if (p.first !== undefined) owner.firstName = p.first;
+  if (p.middle !== undefined) owner.middleName = p.middle;
+  if (p.last !== undefined) owner.lastName = p.last;
+  if (p.suffix !== undefined) owner.suffix = p.suffix;
+  return owner;
+}
+
+// ---------------------------------------------------------------------------------------
+// Trusts and estates
+
+const TRUST_EXPAND: Record<string, string> = {
+  TR: 'Trust',
+  TRS: 'Trust',
+  TRST: 'Trust',
+  TRU: 'Trust',
+  TRUS: 'Trust',
+  REV: 'Revocable',
+  REVOC: 'Revocable',
+  REVOCABL: 'Revocable',
+  IRREV: 'Irrevocable',
+  IRREVOC: 'Irrevocable',
+  LIV: 'Living',
+  LIVIN: 'Living',
+  FAM: 'Family',
+  DTD: 'Dated',
+};
+
+const isTrusteeMark = (token: string): boolean =>
+  ['TR', 'TRS', 'TRUSTEE', 'TRUSTEES', 'TTEE', 'TTEES', 'TRSTE', 'TRSTEE', 'TRUSTE'].includes(token);
+
+function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Order): OwnerOfRecord {
+  let at = trustIndex(tokens);
+  // The words that qualify the trust start it ("SMITH FAMILY TRUST", "… REVOCABLE LIVING TRUST").
+  while (at > 1 && TRUST_WORDS.has(tokens[at - 1] as string) && !TRUST_MARKERS.has(tokens[at - 1] as string)) at--;
+  let start = 0;
+  while (start < at && (tokens[start] === 'THE' || TITLES.has(tokens[start] as string))) start++;
+  const nameTokens = tokens.slice(start, at).filter((t) => t !== ',');
+  const trustWords = tokens.slice(at);
+  const isTrustName = trustWords.some((t) => !isTrusteeMark(t) && TRUST_WORDS.has(t)) || trustWords.includes('TRUST');
+  // A trust named after the words ("TRUST OF JOHN SMITH", "SMITH FAMILY TRUST SMITH JOHN TR").
+  const after = trustWords.filter((t) => !TRUST_WORDS.has(t) && !NOISE_WORDS.has(t) && !hasDigit(t) && t !== ',');
+  const personsBefore = nameTokens.length > 0 ? personsOf(nameTokens, defaultOrder) : [];
+  const personsAfter = after.length > 0 ? personsOf(after, defaultOrder) : [];
+  let person: PersonParts | undefined = personsBefore[0];
+  const afterPerson = personsAfter[0];
+  if (afterPerson?.first !== undefined && person?.first === undefined) person = afterPerson;
+  if (person === undefined) person = afterPerson;
+  // A lone surname before FAMILY/… is the family's name ("SMITH FAMILY TRUST" → Smith).
+  if (person !== undefined && person.first === undefined && nameTokens.length > 1 && person.last !== undefined) {
+    const words = personWords(nameTokens).words;
+    if (words.every((w) => givenWeight(w) < 1)) person = { last: words.map(nameCase).join(' ') };
+  }
+  let name: string;
+  if (isTrustName) {
+    const described: string[] = [];
+    for (const t of trustWords) {
+      if (!TRUST_WORDS.has(t) && !hasDigit(t)) continue;
+      if (isTrusteeMark(t) && t !== 'TR' && t !== 'TRS') continue;
+      const word = TRUST_EXPAND[t] ?? (hasDigit(t) ? t : entityCase([t]));
+      if (word === 'Trust' && described.includes('Trust')) continue;
+      described.push(word);
+    }
+    if (!described.includes('Trust')) described.push('Trust');
+    if (personsBefore.length > 0) {
+      const lead =
+        person !== undefined && person.first === undefined
+          ? personDisplay(person)
+          : personsBefore.map(personDisplay).join(' & ');
+      name = `${lead} ${described.join(' ')}`;
+    } else if (nameTokens.length > 0) {
+      name = `${entityCase(nameTokens)} ${described.join(' ')}`;
+    } else {
+      name = person === undefined ? described.join(' ') : `${described.join(' ')} of ${personDisplay(person)}`;
+    }
+  } else {
+    const who = personsBefore.length > 0 ? personsBefore.map(personDisplay).join(' & ') : entityCase(nameTokens);
+    const plural = personsBefore.length > 1 || trustWords.some((t) => t === 'TRS' || t === 'TRUSTEES' || t === 'TTEES');
+    name = `${who}, ${plural ? 'Trustees' : 'Trustee'}`;
+  }
+  const owner: OwnerOfRecord = { kind: 'trust', name: name.replace(/\s+/g, ' ').trim(), asRecorded };
+  return person === undefined ? owner : withParts(owner, person);
+}
+
+function estateOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Order): OwnerOfRecord {
+  const at = estateIndex(tokens);
+  const marker = tokens[at] as string;
+  let decedent: string[] = [];
+  let other: string[] = [];
+  if ((marker === 'ESTATE' || marker === 'EST') && tokens[at + 1] === 'OF') {
+    decedent = tokens.slice(at + 2) as string[];
+    other = tokens.slice(0, at) as string[];
+  } else if (EXECUTOR_WORDS.has(marker) || marker === 'PERSONAL') {
+    const of = tokens.indexOf('OF', at);
+    if (of > 0) decedent = tokens.slice(of + 1) as string[];
+    other = tokens.slice(0, at) as string[];
+  } else {
+    decedent = tokens.slice(0, at) as string[];
+  }
+  const clean = (part: readonly string[]): string[] =>
+    part.filter(
+      (t) =>
+        !ESTATE_MARKERS.has(t) &&
+        !EXECUTOR_WORDS.has(t) &&
+        t !== 'ESTATE' &&
+        t !== 'EST' &&
+        t !== 'OF' &&
+        t !== 'THE' &&
+        t !== 'REPRESENTATIVE',
+    );
+  const named = clean(decedent);
+  const persons = named.length > 0 ? personsOf(named, defaultOrder) : personsOf(clean(other), defaultOrder);
+  const person = persons[0];
+  const name = person === undefined ? entityCase(tokens) : `Estate of ${personDisplay(person)}`;
+  const owner: OwnerOfRecord = { kind: 'estate', name, asRecorded };
+  return person === undefined ? owner : withParts(owner, person);
+}
+
+// ---------------------------------------------------------------------------------------
+// Owner strings and lines
+
+function entityTokens(tokens: readonly string[]): string[] {
+  const out = [...tokens];
+  while (
+    out.length > 1 &&
+    (NOISE_WORDS.has(out[out.length - 1] as string) || out[out.length - 1] === ',' || out[out.length - 1] === '&')
+  ) {
+    out.pop();
+  }
+  return out;
+}
+
+function ownersOfString(tokens: readonly string[], asRecorded: string, defaultOrder: Order): OwnerOfRecord[] {
+  if (tokens.length === 0 || UNKNOWN_OWNER.test(tokens.join(' '))) return [];
+  const kind = kindOfTokens(tokens);
+  switch (kind) {
+    case 'company':
+    case 'government':
+    case 'organization':
+      return [{ kind, name: entityCase(entityTokens(tokens)), asRecorded }];
+    case 'trust':
+      return [trustOwner(tokens, asRecorded, defaultOrder)];
+    case 'estate':
+      return [estateOwner(tokens, asRecorded, defaultOrder)];
+    case 'person':
+      return personsOf(tokens, defaultOrder)
+        .filter((p) => p.last !== undefined || p.first !== undefined)
+        .map((p) => personOwner(p, asRecorded));
+  }
+}
+
+interface Line {
+  raw: string;
+  tokens: string[];
+}
+
+function lineOf(raw: string): Line {
+  const clean = cleanOwnerText(raw);
+  return { raw: raw.trim().replace(/\s+/g, ' '), tokens: expandCut(tokenize(clean), clean.length) };
+}
+
+/** True when the line cannot stand alone: it begins with a trust, company or role word. */
+function continues(previous: Line, next: Line): boolean {
+  const last = previous.tokens[previous.tokens.length - 1];
+  if (last === '&' || last === ',' || last === 'AND' || last === 'OF') return true;
+  const first = next.tokens[0] as string;
+  if (first === 'OF' || first === 'FOR' || first === 'DTD' || first === 'DATED' || first === 'UA') return true;
+  if (TRUST_WORDS.has(first) && first !== 'FAMILY') return true;
+  if (LEGAL_FORMS.has(first) || ESTATE_MARKERS.has(first)) return true;
+  if (EXECUTOR_WORDS.has(first) && first !== 'PR') return true;
+  if ((first === 'EST' || first === 'ESTATE') && next.tokens.length <= 2) return true;
+  return false;
+}
+
+/** Whole strings of one owner each: continuation lines joined, trustee + trust name joined. */
+function ownerStrings(lines: readonly string[]): Line[] {
+  const parsed = lines
+    .filter((line): line is string => typeof line === 'string')
+    .map(lineOf)
+    .filter((line) => line.tokens.length > 0);
+  const out: Line[] = [];
+  for (const line of parsed) {
+    const previous = out[out.length - 1];
+    if (previous !== undefined && continues(previous, line)) {
+      out[out.length - 1] = { raw: `${previous.raw} ${line.raw}`, tokens: [...previous.tokens, ...line.tokens] };
+      continue;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The owners of record named by a roll's owner lines (`[owner_name, owner_name_2?]`).
+ * Blank lines and care-of lines are skipped; an owner named twice is returned once.
+ */
+export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
+  const strings = ownerStrings(lines);
+  const owners: OwnerOfRecord[] = [];
+  let pendingTrustee: { owner: OwnerOfRecord; index: number } | undefined;
+  for (const line of strings) {
+    const parsed = ownersOfString(line.tokens, line.raw, 'lastFirst');
+    for (const owner of parsed) {
+      // A trustee on one line and the trust's name on the next are one owner: the trust.
+      if (owner.kind === 'trust' && pendingTrustee !== undefined) {
+        const trustee = pendingTrustee.owner;
+        const merged: OwnerOfRecord = { ...owner, asRecorded: `${trustee.asRecorded} ${owner.asRecorded}` };
+        if (merged.firstName === undefined && trustee.lastName !== undefined) {
+          const named = owner.lastName === undefined || owner.lastName === trustee.lastName;
+          if (named) {
+            for (const key of ['firstName', 'middleName', 'lastName', 'suffix'] as const) {
+              const value = trustee[key];
+              if (value !== undefined) merged[key] = value;
+            }
+          }
+        }
+        if (trustee.name.endsWith('Trustee') || trustee.name.endsWith('Trustees')) {
+          owners[pendingTrustee.index] = merged;
+          pendingTrustee = undefined;
+          continue;
+        }
+      }
+      pendingTrustee = undefined;
+      if (owner.kind === 'trust' && (owner.name.endsWith(', Trustee') || owner.name.endsWith(', Trustees'))) {
+        pendingTrustee = { owner, index: owners.length };
+      }
+      if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase())) {
+        owners.push(owner);
+      }
+    }
+  }
+  return owners;
+}
+
+/**
+ * Owners from split columns (Owner 1 First Name / Last Name, Owner 2 …). A last name that
+ * holds a whole owner string ("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN &
+ * MARY") is read by the same parser; a plain first/last pair is taken as given.
+ */
+export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord[] {
+  const owners: OwnerOfRecord[] = [];
+  const add = (owner: OwnerOfRecord): void => {
+    if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase()))
+      owners.push(owner);
+  };
+  for (const part of parts) {
+    const firstRaw = (part.firstName ?? '').trim();
+    const lastRaw = (part.lastName ?? '').trim();
+    if (firstRaw === '' && lastRaw === '') continue;
+    const asRecorded = [firstRaw, lastRaw].filter((s) => s !== '').join(' ');
+    const last = lineOf(lastRaw);
+    const first = lineOf(firstRaw);
+    const lastKind = last.tokens.length > 0 ? kindOfTokens(last.tokens) : 'person';
+    const firstKind = first.tokens.length > 0 ? kindOfTokens(first.tokens) : 'person';
+    const lastWords = personWords(last.tokens).words;
+    const looksWhole =
+      lastKind !== 'person' ||
+      firstKind !== 'person' ||
+      first.tokens.length === 0 ||
+      last.tokens.includes('&') ||
+      (last.tokens.includes(',') && lastWords.length > 1);
+    if (looksWhole) {
+      const whole =
+        first.tokens.length > 0 && lastKind === 'person' && firstKind === 'person'
+          ? [...first.tokens, ...last.tokens]
+          : last.tokens.length > 0
+            ? firstKind !== 'person'
+              ? [...first.tokens, ...last.tokens]
+              : last.tokens
+            : first.tokens;
+      const order: Order =
+        first.tokens.length > 0 && lastKind === 'person' && firstKind === 'person' ? 'firstLast' : 'lastFirst';
+      for (const owner of ownersOfString(whole, asRecorded, order)) add(owner);
+      continue;
+    }
+    // First column may hold a couple's given names ("JOHN & MARY"), the last column the surname.
+    const surname = personWords(last.tokens);
+    const lastName = surname.words.map(nameCase).join(' ');
+    for (const given of splitParts(first.tokens)) {
+      const words = personWords(given);
+      const person: PersonParts = { last: lastName };
+      if (words.words.length > 0) person.first = nameCase(words.words[0] as string);
+      if (words.words.length > 1) person.middle = words.words.slice(1).map(nameCase).join(' ');
+      const suffix = words.suffix ?? surname.suffix;
+      if (suffix !== undefined) person.suffix = suffix;
+      add(personOwner(person, asRecorded));
+    }
+  }
+  return owners;
+}

@@ -1,0 +1,265 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseOwnerNames, parseOwnerParts } from '../src/index.ts';
+import type { OwnerOfRecord } from '../src/index.ts';
+
+/** [kind, first, last] per owner: the parts the trace matches on. */
+const brief = (owners: OwnerOfRecord[]): string[][] => owners.map((o) => [o.kind, o.firstName ?? '', o.lastName ?? '']);
+const one = (...lines: string[]): string[][] => brief(parseOwnerNames(lines));
+
+describe('parseOwnerNames: people', () => {
+  it.each([
+    ['SMITH JOHN A', 'John', 'A', 'Smith'],
+    ['SMITH, JOHN A', 'John', 'A', 'Smith'],
+    ['JOHN A SMITH', 'John', 'A', 'Smith'],
+    ['J ROBERT SMITH', 'J', 'Robert', 'Smith'],
+    ['Smith, John A.', 'John', 'A', 'Smith'],
+  ])('%s', (input, first, middle, last) => {
+    const [owner] = parseOwnerNames([input]);
+    expect(owner).toMatchObject({
+      kind: 'person',
+      firstName: first,
+      middleName: middle,
+      lastName: last,
+      asRecorded: input,
+    });
+  });
+
+  it('writes a readable name and keeps the source text', () => {
+    expect(parseOwnerNames(['SMITH JOHN A'])[0]).toEqual({
+      kind: 'person',
+      name: 'John A Smith',
+      asRecorded: 'SMITH JOHN A',
+      firstName: 'John',
+      middleName: 'A',
+      lastName: 'Smith',
+    });
+  });
+
+  it('reads couples with one or two surnames', () => {
+    expect(one('SMITH JOHN A & MARY B')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Smith'],
+    ]);
+    expect(one('SMITH JOHN & JANE H/W')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Jane', 'Smith'],
+    ]);
+    expect(one('SMITH JOHN A & JONES MARY')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Jones'],
+    ]);
+    expect(one('JOHN & MARY SMITH')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Smith'],
+    ]);
+    expect(one('JOHN A SMITH AND MARY B JONES')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Jones'],
+    ]);
+  });
+
+  it('drops ETAL / ET AL and keeps generational suffixes', () => {
+    expect(one('SMITH JOHN ETAL')).toEqual([['person', 'John', 'Smith']]);
+    expect(one('SMITH JOHN ET AL')).toEqual([['person', 'John', 'Smith']]);
+    for (const [text, suffix] of [
+      ['SMITH JOHN JR', 'Jr'],
+      ['SMITH JOHN A SR', 'Sr'],
+      ['JOHN SMITH II', 'II'],
+      ['SMITH JOHN III', 'III'],
+      ['SMITH JOHN IV ETAL', 'IV'],
+    ] as const) {
+      const [owner] = parseOwnerNames([text]);
+      expect(owner).toMatchObject({ kind: 'person', firstName: 'John', lastName: 'Smith', suffix });
+    }
+  });
+
+  it('keeps compound surnames whole', () => {
+    expect(one('DE LA CRUZ JUAN')).toEqual([['person', 'Juan', 'De La Cruz']]);
+    expect(one('JUAN DE LA CRUZ')).toEqual([['person', 'Juan', 'De La Cruz']]);
+    expect(one('VAN DER BERG PIETER')).toEqual([['person', 'Pieter', 'Van Der Berg']]);
+    expect(one("O'BRIEN PATRICK J")).toEqual([['person', 'Patrick', "O'Brien"]]);
+    expect(one('MC DONALD RONALD')).toEqual([['person', 'Ronald', 'Mc Donald']]);
+    expect(one('SMITH-JONES MARY')).toEqual([['person', 'Mary', 'Smith-Jones']]);
+    expect(one('GARCIA LOPEZ JUAN')).toEqual([['person', 'Juan', 'Garcia Lopez']]);
+  });
+
+  it('reads BAPTIST and TEMPLE as surnames of people', () => {
+    expect(one('BAPTIST JOHN')).toEqual([['person', 'John', 'Baptist']]);
+    expect(one('TEMPLE MARY E')).toEqual([['person', 'Mary', 'Temple']]);
+  });
+
+  it('reads the second roll line as a co-owner, and ignores care-of lines', () => {
+    expect(one('SMITH JOHN', 'JONES MARY')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Jones'],
+    ]);
+    expect(one('ACME HOLDINGS LLC', 'C/O JOHN SMITH')).toEqual([['company', '', '']]);
+    expect(one('SMITH JOHN', 'ATTN MARY JONES')).toEqual([['person', 'John', 'Smith']]);
+    expect(one('ACME LLC C/O JOHN SMITH')).toEqual([['company', '', '']]);
+    expect(one('SMITH JOHN', '')).toEqual([['person', 'John', 'Smith']]);
+    expect(one('SMITH JOHN', 'SMITH JOHN')).toEqual([['person', 'John', 'Smith']]);
+  });
+});
+
+describe('parseOwnerNames: trusts', () => {
+  it.each([
+    ['SMITH JOHN A TR', 'John', 'Smith'],
+    ['SMITH JOHN & MARY TRS', 'John', 'Smith'],
+    ['SMITH JOHN A TRUSTEE', 'John', 'Smith'],
+    ['SMITH JOHN A TRUSTEES', 'John', 'Smith'],
+    ['SMITH JOHN A REVOCABLE LIVING TRUST', 'John', 'Smith'],
+    ['JOHN SMITH TRUST DTD 1/2/03', 'John', 'Smith'],
+    ['SMITH JOHN A REVOCABLE LIVING TRU', 'John', 'Smith'],
+    ['THE JOHN AND MARY SMITH REVOCABLE TRUST', 'John', 'Smith'],
+    ['SMITH FAMILY TRUST', '', 'Smith'],
+    ['THE SMITH FAMILY TRUST', '', 'Smith'],
+    ['SMITH FAMILY TR', '', 'Smith'],
+  ])('%s', (input, first, last) => {
+    expect(one(input)).toEqual([['trust', first, last]]);
+  });
+
+  it('names the trust readably', () => {
+    expect(parseOwnerNames(['SMITH FAMILY TRUST'])[0]?.name).toBe('Smith Family Trust');
+    expect(parseOwnerNames(['SMITH JOHN A REVOCABLE LIVING TRU'])[0]?.name).toBe('John A Smith Revocable Living Trust');
+    expect(parseOwnerNames(['SMITH JOHN TR'])[0]?.name).toBe('John Smith, Trustee');
+  });
+
+  it('joins a trustee on line 1 with the trust named on line 2', () => {
+    const owners = parseOwnerNames(['SMITH JOHN TR', 'SMITH FAMILY TRUST']);
+    expect(owners).toEqual([
+      {
+        kind: 'trust',
+        name: 'Smith Family Trust',
+        asRecorded: 'SMITH JOHN TR SMITH FAMILY TRUST',
+        firstName: 'John',
+        lastName: 'Smith',
+      },
+    ]);
+    expect(one('SMITH JOHN A & MARY B REVOCABLE', 'LIVING TRUST')).toEqual([['trust', 'John', 'Smith']]);
+  });
+
+  it('does not read TRUST inside an agency or a bank as a trust', () => {
+    expect(one('HOUSING TRUST FUND CORPORATION')[0]?.[0]).not.toBe('trust');
+    expect(one('DEUTSCHE BANK NATIONAL TRUST CO TR')).toEqual([['company', '', '']]);
+    expect(one('FIRST AMERICAN TRUST COMPANY')).toEqual([['company', '', '']]);
+  });
+});
+
+describe('parseOwnerNames: estates', () => {
+  it.each([
+    ['ESTATE OF JOHN SMITH', 'John', 'Smith'],
+    ['ESTATE OF SMITH JOHN A', 'John', 'Smith'],
+    ['SMITH JOHN EST', 'John', 'Smith'],
+    ['SMITH JOHN A ESTATE', 'John', 'Smith'],
+    ['SMITH JOHN /DECD', 'John', 'Smith'],
+    ['SMITH JOHN DECEASED', 'John', 'Smith'],
+    ['JONES MARY EXEC/OF SMITH JOHN', 'John', 'Smith'],
+  ])('%s', (input, first, last) => {
+    expect(one(input)).toEqual([['estate', first, last]]);
+  });
+
+  it('reads an executor as the estate, named by the executor when the decedent is not', () => {
+    expect(one('SMITH JOHN A, AS EXECUTOR')).toEqual([['estate', 'John', 'Smith']]);
+  });
+
+  it('does not read REAL ESTATE, ESTATES or an estate HOA as an estate', () => {
+    expect(one('OAK ESTATES HOA')).toEqual([['organization', '', '']]);
+    expect(one('OAK ESTATE CONDOMINIUM ASSOCIATION')).toEqual([['organization', '', '']]);
+    expect(one('SMITH REAL ESTATE LLC')).toEqual([['company', '', '']]);
+    expect(one('SMITH JOHN LIFE ESTATE')).toEqual([['person', 'John', 'Smith']]);
+  });
+});
+
+describe('parseOwnerNames: companies, government, organisations', () => {
+  it.each([
+    ['ACME HOLDINGS LLC', 'Acme Holdings LLC'],
+    ['ACME HOLDINGS L L C', 'Acme Holdings LLC'],
+    ['ACME PROPERTIES INC', 'Acme Properties Inc'],
+    ['ACME CORP', 'Acme Corp'],
+    ['SMITH & JONES CO', 'Smith & Jones Co'],
+    ['ACME PARTNERS LP', 'Acme Partners LP'],
+    ['ACME LLP', 'Acme LLP'],
+    ['ACME LTD', 'Acme Ltd'],
+    ['ACME INVESTMENTS', 'Acme Investments'],
+    ['ACME REALTY', 'Acme Realty'],
+    ['WELLS FARGO BANK N.A.', 'Wells Fargo Bank N.A.'],
+    ['123 MAIN STREET ASSOCIATES', '123 Main Street Associates'],
+    ['ACME HOLDINGS L', 'Acme Holdings LLC'],
+  ])('%s is a company', (input, name) => {
+    expect(parseOwnerNames([input])).toEqual([{ kind: 'company', name, asRecorded: input }]);
+  });
+
+  it.each([
+    'CITY OF NEW YORK',
+    'COUNTY OF LOS ANGELES',
+    'STATE OF CALIFORNIA',
+    'UNITED STATES OF AMERICA',
+    'NEW YORK CITY HOUSING AUTHORITY',
+    'DEPT OF TRANSPORTATION',
+  ])('%s is government', (input) => {
+    expect(one(input)).toEqual([['government', '', '']]);
+  });
+
+  it.each([
+    'FIRST BAPTIST CHURCH',
+    'FIRST BAPTIST CHURCH OF SPRINGFIELD INC',
+    'TEMPLE BETH EL',
+    'ST JOHNS UNIVERSITY',
+    'OAKWOOD HOMEOWNERS ASSOCIATION',
+    'THE 123 MAIN STREET CONDOMINIUM',
+    'LAKE ESTATES HOA INC',
+  ])('%s is an organization', (input) => {
+    expect(one(input)).toEqual([['organization', '', '']]);
+  });
+
+  it('skips strings that name no owner', () => {
+    expect(parseOwnerNames(['UNAVAILABLE OWNER'])).toEqual([]);
+    expect(parseOwnerNames(['', '   '])).toEqual([]);
+    expect(parseOwnerNames(['C/O JOHN SMITH'])).toEqual([]);
+  });
+
+  it('bounds the work on a huge string', () => {
+    const owners = parseOwnerNames(['SMITH JOHN & '.repeat(10_000)]);
+    expect(owners.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('parseOwnerParts', () => {
+  it('takes a plain first/last pair as given', () => {
+    expect(parseOwnerParts([{ firstName: 'John A', lastName: 'Smith' }])).toEqual([
+      {
+        kind: 'person',
+        name: 'John A Smith',
+        asRecorded: 'John A Smith',
+        firstName: 'John',
+        middleName: 'A',
+        lastName: 'Smith',
+      },
+    ]);
+  });
+
+  it('parses a last name holding a whole owner string', () => {
+    expect(brief(parseOwnerParts([{ lastName: 'SMITH FAMILY TRUST' }]))).toEqual([['trust', '', 'Smith']]);
+    expect(brief(parseOwnerParts([{ firstName: '', lastName: 'ACME HOLDINGS LLC' }]))).toEqual([['company', '', '']]);
+    expect(brief(parseOwnerParts([{ lastName: 'SMITH JOHN & MARY' }]))).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Smith'],
+    ]);
+  });
+
+  it('reads two owners and a couple in the first-name column', () => {
+    expect(
+      brief(
+        parseOwnerParts([
+          { firstName: 'JOHN & MARY', lastName: 'SMITH' },
+          { firstName: 'PAT', lastName: 'JONES' },
+          { firstName: null, lastName: null },
+        ]),
+      ),
+    ).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Smith'],
+      ['person', 'Pat', 'Jones'],
+    ]);
+  });
+});
