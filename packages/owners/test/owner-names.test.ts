@@ -263,3 +263,90 @@ describe('parseOwnerParts', () => {
     ]);
   });
 });
+
+describe('parseOwnerNames: roll lines and order evidence (forms seen in the Philadelphia and NYC rolls)', () => {
+  it('joins an entity name wrapped onto the second line', () => {
+    expect(one('REDEVELOPMENT AUTHORITY', 'OF PHILADELPHIA')).toEqual([['government', '', '']]);
+    expect(one('GREATER ST THOMAS', 'BAPTIST CHURCH')).toEqual([['organization', '', '']]);
+    expect(one('LIBERTY FEDERAL SAVING', 'LOAN ASSOC')).toEqual([['company', '', '']]);
+    expect(parseOwnerNames(['GREATER ST THOMAS', 'BAPTIST CHURCH'])[0]?.name).toBe('Greater St Thomas Baptist Church');
+  });
+
+  it('reads a second line of given names as the first line’s spouse', () => {
+    expect(one('ZULER BEN', 'MARY')).toEqual([
+      ['person', 'Ben', 'Zuler'],
+      ['person', 'Mary', 'Zuler'],
+    ]);
+    expect(one('STEEN TERRY L', 'ANITA I')).toEqual([
+      ['person', 'Terry', 'Steen'],
+      ['person', 'Anita', 'Steen'],
+    ]);
+  });
+
+  it('takes the order from a surname two owners share', () => {
+    expect(one('JOSEPH CIRO', 'DOMINIC CIRO')).toEqual([
+      ['person', 'Joseph', 'Ciro'],
+      ['person', 'Dominic', 'Ciro'],
+    ]);
+    expect(one('ODELL PATRICK', 'ODELL RYAN')).toEqual([
+      ['person', 'Patrick', 'Odell'],
+      ['person', 'Ryan', 'Odell'],
+    ]);
+  });
+
+  it('reads an uncertain person in the order the record’s certain one is written', () => {
+    expect(one('STANLEY DEBORAH HAGAN', 'HAGAN LINDA N')).toEqual([
+      ['person', 'Deborah', 'Stanley'],
+      ['person', 'Linda', 'Hagan'],
+    ]);
+  });
+
+  it('keeps the roll order LAST FIRST unless the words clearly say otherwise', () => {
+    expect(one('KELLY JASHAWN')).toEqual([['person', 'Jashawn', 'Kelly']]);
+    expect(one('LEE HONGZHE')).toEqual([['person', 'Hongzhe', 'Lee']]);
+    expect(one('LU YANG QI', 'LIU HUI LING')).toEqual([
+      ['person', 'Yang', 'Lu'],
+      ['person', 'Hui', 'Liu'],
+    ]);
+    expect(one('LAM NGAN KIM')).toEqual([['person', 'Ngan', 'Lam']]);
+    expect(one('LE JASON HAN')).toEqual([['person', 'Jason', 'Le']]);
+    expect(one('CARLTON PARSONS')).toEqual([['person', 'Carlton', 'Parsons']]);
+    expect(one('DOROTHY ELLIS  S/W')).toEqual([['person', 'Dorothy', 'Ellis']]);
+  });
+
+  it('drops role notes and titles, and keeps MD as a name unless it ends the name', () => {
+    expect(one('GENOVESE, FRANK R/GUARDIAN')).toEqual([['person', 'Frank', 'Genovese']]);
+    expect(one('PAMELA DE SIO DISTRIB')).toEqual([['person', 'Pamela', 'De Sio']]);
+    expect(one('AGNESE, MR PASQUALE')).toEqual([['person', 'Pasquale', 'Agnese']]);
+    expect(one('CHOWDHURY MD MIZANUL HOQUE')).toEqual([['person', 'Md', 'Chowdhury']]);
+    expect(parseOwnerNames(['SMITH JOHN A MD'])[0]).toMatchObject({
+      firstName: 'John',
+      lastName: 'Smith',
+      suffix: 'MD',
+    });
+    expect(one('LAI, LI NA')).toEqual([['person', 'Li', 'Lai']]);
+  });
+
+  it('reads a street in a company name as a street, and banks in their forms', () => {
+    expect(one('639 UNION STREET LLC')).toEqual([['company', '', '']]);
+    expect(one('123 CHURCH ST LLC')).toEqual([['company', '', '']]);
+    expect(one('CITIBANK N A')).toEqual([['company', '', '']]);
+    expect(one('TERRACE SAVS & LOANASSN')).toEqual([['company', '', '']]);
+    expect(one('LSF10 MASTER PARTICIPATION TRUST')).toEqual([['company', '', '']]);
+  });
+
+  it('reads one word, a leading THE and a name cut after its comma as a business', () => {
+    expect(one('MERS')).toEqual([['company', '', '']]);
+    expect(one('THE NEW YORK FOUNDLIN')[0]?.[0]).not.toBe('person');
+    expect(one('1857 ENTERPRISE,')).toEqual([['company', '', '']]);
+    expect(one('URBAN-SERS ATLANTIC,')).toEqual([['company', '', '']]);
+    expect(brief(parseOwnerParts([{ lastName: 'SMITH' }]))).toEqual([['person', '', 'Smith']]);
+  });
+
+  it('reads congregations and executors written the short way', () => {
+    expect(one('THE SINAI ASSEMBLIES', 'OF GOD')).toEqual([['organization', '', '']]);
+    expect(one('GARDELLA, DELORES EX')).toEqual([['estate', 'Delores', 'Gardella']]);
+    expect(one('LOMBARDI, FAY(TRSTEE)')).toEqual([['trust', 'Fay', 'Lombardi']]);
+    expect(one('HOYT, NATHAN B./DECD')).toEqual([['estate', 'Nathan', 'Hoyt']]);
+  });
+});

@@ -189,8 +189,9 @@ export function createProvider(deps: ProviderDeps): Provider {
   if (config.trustProxy) provider.proxy = true;
 
   // Client secrets are stored as scrypt hashes (client-adapter.ts); compare against the hash.
-  // Failures are limited per client and source address (abuse.ts): a pair past its limit is
-  // refused before the (costly) comparison, other addresses of the client are unaffected.
+  // Failures are limited per client and source address (abuse.ts): each attempt reserves its
+  // place atomically before the (costly) comparison, so a pair past its limit is refused
+  // without one, even in a parallel burst; other addresses of the client are unaffected.
   const verifier = createVerifyCache();
   const { abuse } = deps;
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
@@ -199,13 +200,13 @@ export function createProvider(deps: ProviderDeps): Provider {
   ) {
     const ctx = Provider.ctx;
     const ip = ctx?.ip ?? 'unknown';
-    const wait = await abuse.clientAuthBlockedFor(this.clientId, ip);
+    const wait = await abuse.reserveClientAuth(this.clientId, ip);
     if (wait) {
       ctx?.set('Retry-After', String(wait));
       throw tooManyFailures(wait);
     }
     const ok = this.clientSecret ? await verifier.verify(actual, this.clientSecret) : false;
-    if (!ok) await abuse.clientAuthFailed(this.clientId, ip);
+    if (ok) await abuse.clientAuthSucceeded(this.clientId, ip);
     return ok;
   } as unknown as (actual: string) => boolean;
 
