@@ -6,7 +6,9 @@
 //   - the package graph has no cycle (TypeScript's project references and Turborepo need none);
 //   - the root tsconfig.json references every package, so `tsc -b` from the root builds all;
 //   - no source file imports a workspace package its package.json does not declare, nor reaches
-//     into another package's directory by a relative path.
+//     into another package's directory by a relative path;
+//   - no import circle between a package's files (type-only imports count: a circle of types
+//     is still two files that cannot be read, moved or owned apart).
 // The last check is needed besides the compiler: pnpm links only declared packages, and a
 // composite project may not compile another project's sources it does not reference (TS6307),
 // but a package linked at the root (the root's own devDependencies) resolves from everywhere
@@ -117,6 +119,39 @@ function sourceFiles(dir: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+/** Import circles among each package's own files (relative imports), one line per circle. */
+export function checkCircles(repo: string, packages: WorkspacePackage[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const p of packages) {
+    for (const file of sourceFiles(resolve(repo, p.dir))) {
+      const text = readFileSync(file, 'utf8');
+      const targets = [...text.matchAll(IMPORT)]
+        .map((m) => m[1]!)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => resolve(dirname(file), spec));
+      graph.set(file, targets);
+    }
+  }
+  const problems: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') {
+        const circle = [...path.slice(path.indexOf(next)), next].map((f) => posix(relative(repo, f)));
+        problems.push(`import circle: ${circle.join(' -> ')}`);
+      } else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return problems;
 }
 
 /** Imports of undeclared workspace packages, and relative imports out of the package's directory. */
@@ -261,7 +296,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const written = await writeReferences(root, packages);
     console.log(written.length ? `wrote ${written.join(', ')}` : 'references are current');
   }
-  const problems = [...checkBoundaries(root, packages), ...checkImports(root, packages)];
+  const problems = [
+    ...checkBoundaries(root, packages),
+    ...checkImports(root, packages),
+    ...checkCircles(root, packages),
+  ];
   for (const problem of problems) console.error(problem);
   if (problems.length) process.exit(1);
   console.log(`package boundaries: ${packages.length} packages, references match package.json`);

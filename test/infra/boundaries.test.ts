@@ -3,7 +3,8 @@
 // declare (pnpm did not link it); scripts/boundaries.ts (run by `./run typecheck` too) rejects
 // one that resolves anyway through a link at the root (as the root's @skiptrace/testing does,
 // which tsc takes for an external library), a relative import into another package, and a
-// tsconfig whose references differ from the package.json. All pass once the three agree.
+// tsconfig whose references differ from the package.json, and an import circle between a
+// package's files. All pass once the three agree.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -113,6 +114,16 @@ describe('package boundaries', () => {
     expect(result.stdout).toBe('');
     expect(result.status).toBe(0);
     expect(boundaries().status).toBe(0);
+  });
+
+  it('an import circle between two files of a package fails the boundaries check', () => {
+    pkg('a', { '@fx/b': 'workspace:*' }, ['b']);
+    // (Joined so that the boundaries check does not take these lines for imports of its own.)
+    write('packages/a/src/x.ts', ['import type { Y } from', "'./y.ts';\nexport interface X { y?: Y }\n"].join(' '));
+    write('packages/a/src/y.ts', ['import type { X } from', "'./x.ts';\nexport interface Y { x?: X }\n"].join(' '));
+    const result = boundaries();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('import circle: packages/a/src/x.ts -> packages/a/src/y.ts -> packages/a/src/x.ts');
   });
 
   it('a dependency cycle fails the boundaries check', () => {

@@ -17,7 +17,7 @@ import { createClientAdapter } from './client-adapter.ts';
 import { ensureConsoleClient } from './console-client.ts';
 import type { AuthConfig } from './config.ts';
 import { ensureDemo, type DemoCredentials, type EnsureDemoOptions } from './demo.ts';
-import { interactionRoutes } from './interactions.routes.ts';
+import { createInteractionsRouter } from './interactions.router.ts';
 import { createDbAdapter, purgeExpired } from './oidc-adapter-db.ts';
 import { createKvAdapter } from './oidc-adapter-kv.ts';
 import { createProvider } from './provider.ts';
@@ -127,7 +127,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   // oidc-provider reads its own bodies and undoes no Content-Encoding.
   app.use(inputBoundary({ contentCodings: [] }));
   app.use(
-    interactionRoutes({
+    createInteractionsRouter({
       provider,
       accounts,
       abuse,

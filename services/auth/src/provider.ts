@@ -11,6 +11,7 @@ import type { Accounts } from './accounts.service.ts';
 import type { AbuseControls } from './abuse.ts';
 import { createVerifyCache, randomSecret } from './passwords.ts';
 import { errorPage, logoutPage, signedOutPage } from './views.ts';
+import { pinIssuerOrigin } from './issuer-origin.ts';
 import type { AuthConfig } from './config.ts';
 
 export interface ProviderDeps {
@@ -187,6 +188,8 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
   const provider = new Provider(config.issuer, configuration);
   if (config.trustProxy) provider.proxy = true;
+  // Every URL the provider builds comes from the configured issuer, never from the request.
+  pinIssuerOrigin(provider, config.issuer);
 
   // Client secrets are stored as scrypt hashes (client-adapter.ts); compare against the hash.
   // Failures are limited per client and source address (abuse.ts): each attempt reserves its

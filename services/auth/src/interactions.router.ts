@@ -43,7 +43,7 @@ export interface InteractionDeps {
   secureCookies: boolean;
 }
 
-export function interactionRoutes({ provider, accounts, abuse, secureCookies }: InteractionDeps): Router {
+export function createInteractionsRouter({ provider, accounts, abuse, secureCookies }: InteractionDeps): Router {
   const router = Router();
   const form = cleanBody(express.urlencoded({ extended: false, limit: '8kb' }));
 
