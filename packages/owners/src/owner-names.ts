@@ -79,7 +79,18 @@ export interface OwnerNameParts {
   lastName?: string | null;
 }
 
-type Order = 'lastFirst' | 'firstLast';
+/** How a source writes a person: "SMITH JOHN A" (rolls) or "JOHN A SMITH" (many list providers). */
+export type NameOrder = 'lastFirst' | 'firstLast';
+type Order = NameOrder;
+
+export interface OwnerNameOptions {
+  /**
+   * The order to read a person in when the string itself does not say (no comma, no initial,
+   * no shared surname, no clear given-name evidence). Default 'lastFirst', the roll order;
+   * detectNameOrder works it out from a file's records.
+   */
+  order?: NameOrder;
+}
 
 /** The order a record's people are written in, and whether that is certain (comma, initials, shared surname). */
 interface Hint {
@@ -164,9 +175,15 @@ const LEGAL_FORMS = new Set(['LLC', 'LLLP', 'LP', 'LLP', 'LTD', 'INC', 'INCORPOR
 // ---------------------------------------------------------------------------------------
 // Cleaning and tokens
 
+/** A line of plain words, and the words in one that still need the full cleaning. */
+const SIMPLE_LINE = /^[A-Z0-9 ]*$/;
+const SIMPLE_LINE_EXCEPT = /\b(?:ET|CO|C O|ATTN|ATTENTION|DEC)\b/;
+
 /** Upper-case ASCII text with the roll's punctuation normalised and any care-of cut off. */
 export function cleanOwnerText(raw: string): string {
   let s = foldAscii(raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw);
+  // Most roll lines are plain words: spare them the punctuation passes.
+  if (SIMPLE_LINE.test(s) && !SIMPLE_LINE_EXCEPT.test(s)) return s.replace(/ {2,}/g, ' ').trim();
   s = s.replace(/[\u2018\u2019`´]/g, "'").replace(/[\u2013\u2014]/g, '-');
   s = s.replace(/\bC\s*\/\s*O\b/g, ' C/O ').replace(/\bC\/0\b/g, ' C/O ');
   const careOf = CARE_OF.exec(s);
@@ -175,18 +192,22 @@ export function cleanOwnerText(raw: string): string {
     .replace(/\bET\.?\s*(?:AL|ALS|ALII)\b\.?/g, ' ETAL ')
     .replace(/\bET\.?\s*UX\b\.?/g, ' ETUX ')
     .replace(/\bET\.?\s*VIR\b\.?/g, ' ETVIR ')
-    .replace(/\b[HW]\s*\/\s*[HW]\b/g, ' HW ')
-    .replace(/\b[SMJTWH]\s*\/\s*[SMWTHC]\b/g, ' ')
     .replace(/\bCO[-\s]?(TRS|TR|TRUSTEES?|TTEES?)\b/g, ' TRS ')
-    .replace(/\bEXEC\s*\/\s*OF\b/g, ' EXEC OF ')
-    .replace(/\bDEC'?D\b/g, ' DECD ')
-    .replace(/\bA\/K\/A\b/g, ' AKA ')
-    .replace(/\bU\/[AD](?:\/[TD])?\b/g, ' UA ')
-    .replace(/\bL\s*\/\s*E\b/g, ' LE ')
-    .replace(/\b(?:JT|TEN)\s*\/\s*(?:RS|WROS|COM|ENT)\b/g, ' JTRS ')
-    .replace(/(\d)\s*\/\s*(\d)/g, '$1/$2')
+    .replace(/\bDEC'?D\b/g, ' DECD ');
+  if (s.includes('/')) {
+    s = s
+      .replace(/\b[HW]\s*\/\s*[HW]\b/g, ' HW ')
+      .replace(/\b[SMJTWH]\s*\/\s*[SMWTHC]\b/g, ' ')
+      .replace(/\bEXEC\s*\/\s*OF\b/g, ' EXEC OF ')
+      .replace(/\bA\/K\/A\b/g, ' AKA ')
+      .replace(/\bU\/[AD](?:\/[TD])?\b/g, ' UA ')
+      .replace(/\bL\s*\/\s*E\b/g, ' LE ')
+      .replace(/\b(?:JT|TEN)\s*\/\s*(?:RS|WROS|COM|ENT)\b/g, ' JTRS ')
+      .replace(/(\d)\s*\/\s*(\d)/g, '$1/$2')
+      .replace(/\//g, (m, offset: number, str: string) => (/\d/.test(str[offset - 1] ?? '') ? m : ' & '));
+  }
+  return s
     .replace(/(\d)-(\d)/g, '$1/$2')
-    .replace(/\//g, (m, offset: number, str: string) => (/\d/.test(str[offset - 1] ?? '') ? m : ' & '))
     .replace(/[&+;]/g, ' & ')
     .replace(/,/g, ' , ')
     .replace(/\./g, ' ')
@@ -194,12 +215,13 @@ export function cleanOwnerText(raw: string): string {
     .replace(/(^|\s)[-']+|[-']+(?=\s|$)/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return s;
 }
 
 /** Tokens of cleaned text; single letters of a legal form join ("L L C" → LLC, "N A" → NA). */
 function tokenize(clean: string): string[] {
   const raw = clean === '' ? [] : clean.split(' ').slice(0, MAX_TOKENS);
+  // Only single letters ("L L C", "U S A") and "ET AL" are joined.
+  if (!raw.some((t) => t.length === 1 || t === 'ET')) return raw;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i++) {
     const next3 = raw.slice(i, i + 3).join(' ');
@@ -275,9 +297,10 @@ function expandCut(tokens: string[], length: number): string[] {
 // ---------------------------------------------------------------------------------------
 // Kind
 
-function containsPhrase(joined: string, phrase: string): boolean {
-  return joined.includes(` ${phrase} `);
-}
+/** All government phrases as one pattern on " WORDS JOINED BY SPACES ". */
+const GOVERNMENT_PATTERN = new RegExp(
+  ` (?:${GOVERNMENT_PHRASES.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}) `,
+);
 
 function trustIndex(tokens: readonly string[]): number {
   for (let i = 0; i < tokens.length; i++) {
@@ -341,7 +364,47 @@ function estateIndex(tokens: readonly string[]): number {
 }
 
 /** The kind of a whole owner string (before it is split into persons). */
+/** The words estateIndex looks at besides the markers and executors. */
+const ESTATE_WORDS: ReadonlySet<string> = new Set(['ESTATE', 'EST', 'EX', 'EXS', 'PERSONAL', 'PR']);
+
+/** Each vocabulary set as a bit, and each word as the bits of the sets it is in: one pass per string. */
+const SET_BIT = new Map<ReadonlySet<string>, number>();
+const WORD_MASK = new Map<string, number>();
+for (const set of [
+  LEGAL_FORMS,
+  BANK_WORDS,
+  ORGANIZATION_STRONG,
+  ORGANIZATION_WEAK,
+  GOVERNMENT_WORDS,
+  COMPANY_STRONG,
+  COMPANY_WEAK,
+  TRUST_MARKERS,
+  TRUST_WORDS,
+  ESTATE_MARKERS,
+  EXECUTOR_WORDS,
+  ESTATE_WORDS,
+]) {
+  const bit = 1 << SET_BIT.size;
+  SET_BIT.set(set, bit);
+  for (const word of set) WORD_MASK.set(word, (WORD_MASK.get(word) ?? 0) | bit);
+}
+const bitOf = (set: ReadonlySet<string>): number => SET_BIT.get(set) ?? 0;
+const TRUSTISH = bitOf(TRUST_MARKERS) | bitOf(TRUST_WORDS);
+const ESTATEISH = bitOf(ESTATE_MARKERS) | bitOf(EXECUTOR_WORDS) | bitOf(ESTATE_WORDS);
+
+/** Kinds already worked out, per token array (a line is classified several times while lines are joined). */
+const KIND_CACHE = new WeakMap<readonly string[], OwnerKind>();
+
 export function kindOfTokens(all: readonly string[]): OwnerKind {
+  let kind = KIND_CACHE.get(all);
+  if (kind === undefined) {
+    kind = kindOfString(all);
+    KIND_CACHE.set(all, kind);
+  }
+  return kind;
+}
+
+function kindOfString(all: readonly string[]): OwnerKind {
   const kind = kindOfWords(all);
   if (kind !== 'person') return kind;
   // A single word, a leading THE, or a name cut right after its comma ("1857 ENTERPRISE,") is a business.
@@ -355,24 +418,27 @@ export function kindOfTokens(all: readonly string[]): OwnerKind {
 
 function kindOfWords(all: readonly string[]): OwnerKind {
   // Words naming a street ("CHURCH ST", "UNION AVE") say nothing of the owner's kind.
-  const tokens = all.map((t, i) => (STREET_TYPES.has(all[i + 1] ?? '') && i + 2 <= all.length ? `${t}~` : t));
+  const street = all.some((t) => STREET_TYPES.has(t));
+  const tokens = street ? all.map((t, i) => (STREET_TYPES.has(all[i + 1] ?? '') ? `${t}~` : t)) : all;
   const joined = ` ${tokens.join(' ')} `;
-  const has = (set: ReadonlySet<string>): boolean => tokens.some((t) => set.has(t));
+  let mask = 0;
+  for (const t of tokens) mask |= WORD_MASK.get(t) ?? 0;
+  const has = (set: ReadonlySet<string>): boolean => (mask & (SET_BIT.get(set) ?? 0)) !== 0;
   const hasBank = tokens.some(isBankWord);
   const orgStrong = has(ORGANIZATION_STRONG);
   if (has(LEGAL_FORMS) || hasBank) {
     if (orgStrong && !hasBank) return 'organization';
     return 'company';
   }
-  if (GOVERNMENT_PHRASES.some((phrase) => containsPhrase(joined, phrase)) || has(GOVERNMENT_WORDS)) {
+  if (GOVERNMENT_PATTERN.test(joined) || has(GOVERNMENT_WORDS)) {
     return 'government';
   }
   if (orgStrong || joined.includes(' OF GOD ')) return 'organization';
-  if (trustIndex(tokens) >= 0) {
+  if ((mask & TRUSTISH) !== 0 && trustIndex(tokens) >= 0) {
     // A securitisation trust ("LSF10 MASTER PARTICIPATION TRUST") is a company, not a family's trust.
     return tokens.some((t) => /[A-Z]/.test(t) && /\d/.test(t) && !t.includes('/')) ? 'company' : 'trust';
   }
-  if (estateIndex(tokens) >= 0) return 'estate';
+  if ((mask & ESTATEISH) !== 0 && estateIndex(tokens) >= 0) return 'estate';
   if (has(COMPANY_STRONG)) return 'company';
   if (has(COMPANY_WEAK)) return 'company';
   const weakOrg = tokens.findIndex((t) => ORGANIZATION_WEAK.has(t));
@@ -433,6 +499,7 @@ const KEEP_UPPER = new Set([
 const SMALL_WORDS = new Set(['OF', 'THE', 'AND', 'FOR', 'IN', 'AT', 'ON', 'DE', 'LA', 'DEL', 'Y', 'VAN', 'DER', 'VON']);
 
 function capitalise(word: string): string {
+  if (/^[A-Z]+$/.test(word) && !word.startsWith('MC')) return word[0] + word.slice(1).toLowerCase();
   const lower = word.toLowerCase();
   const cap = lower.replace(/(^|[-'])([a-z])/g, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
   if (/^Mc[a-z]{2,}/.test(cap)) return `Mc${(cap[2] as string).toUpperCase()}${cap.slice(3)}`;
@@ -619,21 +686,42 @@ const SUFFIX_DISPLAY: Record<string, string> = {
   PHD: 'PhD',
 };
 
+interface PersonWords {
+  words: string[];
+  suffix?: string;
+  suffixAt: number;
+}
+
+/** personWords already worked out, per part (a part is read several times: order, couple, person). */
+const WORDS_CACHE = new WeakMap<readonly string[], PersonWords>();
+
 /** Takes titles, noise words and suffixes out of one person's words. */
-function personWords(tokens: readonly string[]): { words: string[]; suffix?: string; suffixAt: number } {
+function personWords(tokens: readonly string[]): PersonWords {
+  let cached = WORDS_CACHE.get(tokens);
+  if (cached === undefined) {
+    cached = personWordsOf(tokens);
+    WORDS_CACHE.set(tokens, cached);
+  }
+  return cached;
+}
+
+function personWordsOf(tokens: readonly string[]): PersonWords {
   const words: string[] = [];
   let suffix: string | undefined;
   let suffixAt = -1;
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
     if (token === ',' || token === '&') continue;
     if (TITLES.has(token) && tokens.length > 1) continue;
     if (NOISE_WORDS.has(token)) continue;
     // LE after a name is a life estate ("SMITH JOHN LE"); before one it is a surname (LE JASON).
-    if (token === 'LE' && words.length > 0 && tokens.indexOf(token) === tokens.length - 1) continue;
-    const atEnd = tokens
-      .slice(tokens.indexOf(token) + 1)
-      .every((t) => t === ',' || NOISE_WORDS.has(t) || SUFFIXES.has(t));
-    if (SUFFIXES.has(token) && words.length > 0 && (!END_SUFFIXES.has(token) || (atEnd && words.length >= 2))) {
+    if (token === 'LE' && words.length > 0 && i === tokens.length - 1) continue;
+    if (
+      SUFFIXES.has(token) &&
+      words.length > 0 &&
+      (!END_SUFFIXES.has(token) ||
+        (words.length >= 2 && tokens.slice(i + 1).every((t) => t === ',' || NOISE_WORDS.has(t) || SUFFIXES.has(t))))
+    ) {
       suffix ??= SUFFIX_DISPLAY[token] ?? token;
       suffixAt = words.length;
       continue;
@@ -686,8 +774,19 @@ function personFromPart(
   return { person: buildPerson(words, order, suffix), order };
 }
 
+const PARTS_CACHE = new WeakMap<readonly string[], string[][]>();
+
 /** Splits at "&" (and AND between names) into parts. */
 function splitParts(tokens: readonly string[]): string[][] {
+  let cached = PARTS_CACHE.get(tokens);
+  if (cached === undefined) {
+    cached = splitPartsOf(tokens);
+    PARTS_CACHE.set(tokens, cached);
+  }
+  return cached;
+}
+
+function splitPartsOf(tokens: readonly string[]): string[][] {
   const parts: string[][] = [[]];
   for (const token of tokens) {
     if (token === '&' || token === 'AND') {
@@ -972,13 +1071,14 @@ function ownerStrings(lines: readonly string[]): Line[] {
  * The owners of record named by a roll's owner lines (`[owner_name, owner_name_2?]`).
  * Blank lines and care-of lines are skipped; an owner named twice is returned once.
  */
-export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
+export function parseOwnerNames(lines: readonly string[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
   const strings = ownerStrings(lines);
   // The record's people are read in one order unless a part says otherwise (see recordHint).
   const peopleParts = strings
     .filter((line) => kindOfTokens(line.tokens) === 'person')
     .flatMap((line) => splitParts(line.tokens));
-  const hint = recordHint(peopleParts, ROLL_ORDER);
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
+  const hint = recordHint(peopleParts, fallback);
   const owners: OwnerOfRecord[] = [];
   let pendingTrustee: { owner: OwnerOfRecord; index: number } | undefined;
   for (const line of strings) {
@@ -1020,7 +1120,8 @@ export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
  * holds a whole owner string ("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN &
  * MARY") is read by the same parser; a plain first/last pair is taken as given.
  */
-export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord[] {
+export function parseOwnerParts(parts: readonly OwnerNameParts[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
   const owners: OwnerOfRecord[] = [];
   const add = (owner: OwnerOfRecord): void => {
     if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase()))
@@ -1066,7 +1167,7 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
               : last.tokens
             : first.tokens;
       const split = first.tokens.length > 0 && lastKind === 'person' && firstKind === 'person';
-      const hint: Hint = split ? { order: 'firstLast', decisive: true } : ROLL_ORDER;
+      const hint: Hint = split ? { order: 'firstLast', decisive: true } : fallback;
       for (const owner of ownersOfString(whole, asRecorded, hint)) add(owner);
       continue;
     }
@@ -1084,4 +1185,35 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
     }
   }
   return owners;
+}
+
+/** Records read by detectNameOrder: enough for a clear majority, bounded work. */
+const DETECT_MAX_RECORDS = 5_000;
+
+/**
+ * The order a file writes its people in when a string does not say, from the file's own
+ * records (each `[owner_name, owner_name_2?]`, at most the first 5,000 are read): the people
+ * written without a comma whose order is certain (an initial: "SMITH JOHN A" / "JOHN A
+ * SMITH"; a particle; a surname two owners share) vote; with no such vote, the sum of the
+ * soft evidence decides; with none at all, the roll order LAST FIRST. Pass the result to
+ * parseOwnerNames as `{ order }` for every record of that file.
+ */
+export function detectNameOrder(records: readonly (readonly string[])[]): NameOrder {
+  let sure = 0;
+  let soft = 0;
+  for (const lines of records.slice(0, DETECT_MAX_RECORDS)) {
+    const parts = ownerStrings(lines)
+      .filter((line) => kindOfTokens(line.tokens) === 'person')
+      .flatMap((line) => splitParts(line.tokens))
+      .filter((part) => !part.includes(','));
+    if (parts.length === 0) continue;
+    const hint = recordHint(parts, { order: 'lastFirst', decisive: false });
+    if (hint.decisive) {
+      sure += hint.order === 'lastFirst' ? 1 : -1;
+      continue;
+    }
+    for (const part of parts) soft += orderEvidence(personWords(part).words, 'lastFirst').margin;
+  }
+  if (sure !== 0) return sure > 0 ? 'lastFirst' : 'firstLast';
+  return soft < 0 ? 'firstLast' : 'lastFirst';
 }

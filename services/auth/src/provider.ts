@@ -203,6 +203,9 @@ export function createProvider(deps: ProviderDeps): Provider {
   ) {
     const ctx = Provider.ctx;
     const ip = ctx?.ip ?? 'unknown';
+    // A secret this process already verified for this hash is the client's own: no attempt
+    // to limit (a burst of a real client's parallel requests must not reserve its way to 429).
+    if (this.clientSecret && verifier.known(actual, this.clientSecret)) return true;
     const wait = await abuse.reserveClientAuth(this.clientId, ip);
     if (wait) {
       ctx?.set('Retry-After', String(wait));

@@ -187,6 +187,29 @@ describe('token endpoint rate limit', () => {
     }
   });
 
+  it("a real client's parallel burst with its right secret is not limited", async () => {
+    const guarded = await startAuth(db, createMemoryKeyValue(), { clientAuthFailureLimit: 2 });
+    try {
+      const c = await guarded.service.accounts.createClient({ name: 'Busy client', scopes: 'read' });
+      const call = async () => {
+        const res = await fetch(`${guarded.url}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: c.client.clientId,
+            client_secret: c.clientSecret!,
+          }),
+        });
+        await res.body?.cancel();
+        return res.status;
+      };
+      expect(await call()).toBe(200);
+      expect(await Promise.all(Array.from({ length: 20 }, call))).toEqual(Array(20).fill(200));
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('limits per IP before authenticating the client', async () => {
     const strict = await startAuth(db, createMemoryKeyValue(), { tokenIpRateLimit: 1 });
     try {
