@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { isDeepStrictEqual } from 'node:util';
 import { authConfigFrom } from '@skiptrace/auth';
-import { webhookConfigFrom } from '@skiptrace/dispatcher';
+import { webhookConfigFrom } from '@skiptrace/webhooks';
 import { gatewayConfigFrom } from '@skiptrace/gateway';
 import { loadConfig, observabilityEnv, observabilityEnvSchema, observabilitySettingsFrom } from '@skiptrace/runtime';
 import { workerConfigFrom } from '@skiptrace/worker';
