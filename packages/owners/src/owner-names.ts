@@ -79,7 +79,18 @@ export interface OwnerNameParts {
   lastName?: string | null;
 }
 
-type Order = 'lastFirst' | 'firstLast';
+/** How a source writes a person: "SMITH JOHN A" (rolls) or "JOHN A SMITH" (many list providers). */
+export type NameOrder = 'lastFirst' | 'firstLast';
+type Order = NameOrder;
+
+export interface OwnerNameOptions {
+  /**
+   * The order to read a person in when the string itself does not say (no comma, no initial,
+   * no shared surname, no clear given-name evidence). Default 'lastFirst', the roll order;
+   * detectNameOrder works it out from a file's records.
+   */
+  order?: NameOrder;
+}
 
 /** The order a record's people are written in, and whether that is certain (comma, initials, shared surname). */
 interface Hint {
@@ -1060,13 +1071,14 @@ function ownerStrings(lines: readonly string[]): Line[] {
  * The owners of record named by a roll's owner lines (`[owner_name, owner_name_2?]`).
  * Blank lines and care-of lines are skipped; an owner named twice is returned once.
  */
-export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
+export function parseOwnerNames(lines: readonly string[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
   const strings = ownerStrings(lines);
   // The record's people are read in one order unless a part says otherwise (see recordHint).
   const peopleParts = strings
     .filter((line) => kindOfTokens(line.tokens) === 'person')
     .flatMap((line) => splitParts(line.tokens));
-  const hint = recordHint(peopleParts, ROLL_ORDER);
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
+  const hint = recordHint(peopleParts, fallback);
   const owners: OwnerOfRecord[] = [];
   let pendingTrustee: { owner: OwnerOfRecord; index: number } | undefined;
   for (const line of strings) {
@@ -1108,7 +1120,8 @@ export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
  * holds a whole owner string ("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN &
  * MARY") is read by the same parser; a plain first/last pair is taken as given.
  */
-export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord[] {
+export function parseOwnerParts(parts: readonly OwnerNameParts[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
   const owners: OwnerOfRecord[] = [];
   const add = (owner: OwnerOfRecord): void => {
     if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase()))
@@ -1154,7 +1167,7 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
               : last.tokens
             : first.tokens;
       const split = first.tokens.length > 0 && lastKind === 'person' && firstKind === 'person';
-      const hint: Hint = split ? { order: 'firstLast', decisive: true } : ROLL_ORDER;
+      const hint: Hint = split ? { order: 'firstLast', decisive: true } : fallback;
       for (const owner of ownersOfString(whole, asRecorded, hint)) add(owner);
       continue;
     }
@@ -1172,4 +1185,35 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
     }
   }
   return owners;
+}
+
+/** Records read by detectNameOrder: enough for a clear majority, bounded work. */
+const DETECT_MAX_RECORDS = 5_000;
+
+/**
+ * The order a file writes its people in when a string does not say, from the file's own
+ * records (each `[owner_name, owner_name_2?]`, at most the first 5,000 are read): the people
+ * written without a comma whose order is certain (an initial: "SMITH JOHN A" / "JOHN A
+ * SMITH"; a particle; a surname two owners share) vote; with no such vote, the sum of the
+ * soft evidence decides; with none at all, the roll order LAST FIRST. Pass the result to
+ * parseOwnerNames as `{ order }` for every record of that file.
+ */
+export function detectNameOrder(records: readonly (readonly string[])[]): NameOrder {
+  let sure = 0;
+  let soft = 0;
+  for (const lines of records.slice(0, DETECT_MAX_RECORDS)) {
+    const parts = ownerStrings(lines)
+      .filter((line) => kindOfTokens(line.tokens) === 'person')
+      .flatMap((line) => splitParts(line.tokens))
+      .filter((part) => !part.includes(','));
+    if (parts.length === 0) continue;
+    const hint = recordHint(parts, { order: 'lastFirst', decisive: false });
+    if (hint.decisive) {
+      sure += hint.order === 'lastFirst' ? 1 : -1;
+      continue;
+    }
+    for (const part of parts) soft += orderEvidence(personWords(part).words, 'lastFirst').margin;
+  }
+  if (sure !== 0) return sure > 0 ? 'lastFirst' : 'firstLast';
+  return soft < 0 ? 'firstLast' : 'lastFirst';
 }

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { parseOwnerNames } from '../src/index.ts';
+import { detectNameOrder, parseOwnerNames } from '../src/index.ts';
+import type { NameOrder } from '../src/index.ts';
 
 const KIND_MIN = 0.95;
 const PERSONS_MIN = 0.93;
@@ -57,10 +58,10 @@ interface Figures {
   misses: string[];
 }
 
-function evaluate(rows: readonly Labelled[]): Figures {
+function evaluate(rows: readonly Labelled[], order?: NameOrder): Figures {
   const figures: Figures = { strings: rows.length, kindRight: 0, persons: 0, personsNamed: 0, misses: [] };
   for (const row of rows) {
-    const owners = parseOwnerNames(row.lines);
+    const owners = parseOwnerNames(row.lines, order === undefined ? {} : { order });
     const kind = owners[0]?.kind ?? 'none';
     if (kind === row.kind) figures.kindRight++;
     else figures.misses.push(`kind ${kind} ≠ ${row.kind}: ${row.lines.join(' | ')}`);
@@ -81,13 +82,19 @@ function evaluate(rows: readonly Labelled[]): Figures {
 }
 
 describe('owner names on real recorded strings', () => {
-  const results = SOURCES.map((source) => ({ source, figures: evaluate(load(source.file)) }));
+  const results = SOURCES.map((source) => {
+    const rows = load(source.file);
+    // The same rows read with the order detectNameOrder finds for the whole file (how an import can call it).
+    const order = detectNameOrder(rows.map((row) => row.lines));
+    return { source, figures: evaluate(rows), order, withOrder: evaluate(rows, order) };
+  });
 
   it('prints the figures per source', () => {
-    const lines = results.map(({ source, figures }) => {
+    const lines = results.map(({ source, figures, order, withOrder }) => {
       const kind = figures.kindRight / figures.strings;
       const named = figures.personsNamed / figures.persons;
-      return `${source.name.padEnd(34)} strings ${String(figures.strings).padStart(3)}  kind ${kind.toFixed(3)}  persons ${String(figures.persons).padStart(3)}  named ${named.toFixed(3)}`;
+      const namedWithOrder = withOrder.personsNamed / withOrder.persons;
+      return `${source.name.padEnd(34)} strings ${String(figures.strings).padStart(3)}  kind ${kind.toFixed(3)}  persons ${String(figures.persons).padStart(3)}  named ${named.toFixed(3)}  (file order ${order}: named ${namedWithOrder.toFixed(3)})`;
     });
     const misses = results.flatMap(({ source, figures }) => figures.misses.map((m) => `  ${source.file}: ${m}`));
     console.log(['owner names (hand-labelled real strings)', ...lines, 'misses:', ...misses].join('\n'));

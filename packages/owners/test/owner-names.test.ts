@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOwnerNames, parseOwnerParts } from '../src/index.ts';
+import { detectNameOrder, parseOwnerNames, parseOwnerParts } from '../src/index.ts';
 import type { OwnerOfRecord } from '../src/index.ts';
 
 /** [kind, first, last] per owner: the parts the trace matches on. */
@@ -348,5 +348,28 @@ describe('parseOwnerNames: roll lines and order evidence (forms seen in the Phil
     expect(one('GARDELLA, DELORES EX')).toEqual([['estate', 'Delores', 'Gardella']]);
     expect(one('LOMBARDI, FAY(TRSTEE)')).toEqual([['trust', 'Fay', 'Lombardi']]);
     expect(one('HOYT, NATHAN B./DECD')).toEqual([['estate', 'Nathan', 'Hoyt']]);
+  });
+});
+
+describe('detectNameOrder and the order option', () => {
+  const listProvider = [['JOHN A SMITH'], ['MARY B JONES', 'PETER K JONES'], ['AMEDEO IESU'], ['ACME HOLDINGS LLC']];
+  const roll = [['SMITH JOHN A'], ['JONES MARY B', 'JONES PETER'], ['IESU AMEDEO'], ['SMITH, JANE']];
+
+  it('finds the order a file writes its people in', () => {
+    expect(detectNameOrder(listProvider)).toBe('firstLast');
+    expect(detectNameOrder(roll)).toBe('lastFirst');
+    expect(detectNameOrder([])).toBe('lastFirst');
+    expect(detectNameOrder([['ACME LLC'], ['CITY OF NEW YORK']])).toBe('lastFirst');
+  });
+
+  it('reads an undecided person in the given order, and a certain one as written', () => {
+    expect(brief(parseOwnerNames(['AMEDEO IESU']))).toEqual([['person', 'Iesu', 'Amedeo']]);
+    expect(brief(parseOwnerNames(['AMEDEO IESU'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerNames(['IESU AMEDEO X'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerNames(['IESU, AMEDEO'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerParts([{ lastName: 'AMEDEO IESU & MARIA' }], { order: 'firstLast' }))).toEqual([
+      ['person', 'Amedeo', 'Iesu'],
+      ['person', 'Maria', 'Iesu'],
+    ]);
   });
 });
