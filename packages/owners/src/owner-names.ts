@@ -79,7 +79,18 @@ export interface OwnerNameParts {
   lastName?: string | null;
 }
 
-type Order = 'lastFirst' | 'firstLast';
+/** How a source writes a person: "SMITH JOHN A" (rolls) or "JOHN A SMITH" (many list providers). */
+export type NameOrder = 'lastFirst' | 'firstLast';
+type Order = NameOrder;
+
+export interface OwnerNameOptions {
+  /**
+   * The order to read a person in when the string itself does not say (no comma, no initial,
+   * no shared surname, no clear given-name evidence). Default 'lastFirst', the roll order;
+   * detectNameOrder works it out from a file's records.
+   */
+  order?: NameOrder;
+}
 
 /** The order a record's people are written in, and whether that is certain (comma, initials, shared surname). */
 interface Hint {
@@ -413,7 +424,11 @@ function kindOfWords(all: readonly string[]): OwnerKind {
   let mask = 0;
   for (const t of tokens) mask |= WORD_MASK.get(t) ?? 0;
   const has = (set: ReadonlySet<string>): boolean => (mask & (SET_BIT.get(set) ?? 0)) !== 0;
-  const hasBank = tokens.some(isBankWord);
+  const hasBank =
+    tokens.some(isBankWord) ||
+    joined.includes(' REAL ESTATE ') ||
+    / (?:USA|AMERICA|ASSOCIATION) NA /.test(joined) ||
+    / NA (?:TR|TRS|TRUSTEE) /.test(joined);
   const orgStrong = has(ORGANIZATION_STRONG);
   if (has(LEGAL_FORMS) || hasBank) {
     if (orgStrong && !hasBank) return 'organization';
@@ -554,7 +569,13 @@ function orderEvidence(tokens: readonly string[], fallback: Order): Evidence {
   if (isInitial(last) && !isInitial(first)) return sure('lastFirst');
   if (isInitial(first)) return sure('firstLast');
   if (n >= 3 && isInitial(second)) return sure('firstLast');
-  if (isParticle(first, 0) && n >= 3 && (givenWeight(first) === 0 || isParticle(second, 1))) return sure('lastFirst');
+  if (
+    isParticle(first, 0) &&
+    n >= 3 &&
+    (givenWeight(first) === 0 || isParticle(second, 1) || givenWeight(second) === 0)
+  ) {
+    return sure('lastFirst');
+  }
   const beforeLast = tokens[n - 2] as string;
   if (n >= 3 && !isInitial(beforeLast) && SURNAME_PARTICLES.has(beforeLast) && givenWeight(beforeLast) === 0) {
     return sure('firstLast');
@@ -855,19 +876,49 @@ const TRUST_EXPAND: Record<string, string> = {
 const isTrusteeMark = (token: string): boolean =>
   ['TR', 'TRS', 'TRUSTEE', 'TRUSTEES', 'TTEE', 'TTEES', 'TRSTE', 'TRSTEE', 'TRUSTE'].includes(token);
 
-function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Hint): OwnerOfRecord {
+/** Words that begin a trust's own name when they come before its marker. */
+const TRUST_NAME_WORDS: ReadonlySet<string> = new Set([
+  'REVOCABLE',
+  'REVOC',
+  'REVOCABL',
+  'REVOCALBE',
+  'IRREVOCABLE',
+  'IRREV',
+  'IRREVOC',
+  'LIVING',
+  'AGREEMENT',
+  'DECLARATION',
+  'INTERVIVOS',
+  'TESTAMENTARY',
+]);
+
+/** A name after OF / FOR / FBO in a trust's or estate's name is written in natural order: FIRST LAST. */
+const NATURAL_ORDER: Hint = { order: 'firstLast', decisive: false };
+const naturalOr = (hint: Hint): Hint => (hint.decisive ? hint : NATURAL_ORDER);
+
+/** Where a trust's own words begin: the qualifiers before the marker ("SMITH FAMILY TRUST", "… REVOCABLE LIVING TRUST"). */
+function trustStart(tokens: readonly string[]): number {
   let at = trustIndex(tokens);
-  // The words that qualify the trust start it ("SMITH FAMILY TRUST", "… REVOCABLE LIVING TRUST").
-  while (at > 1 && TRUST_WORDS.has(tokens[at - 1] as string) && !TRUST_MARKERS.has(tokens[at - 1] as string)) at--;
+  // A trust's name begins at its first naming word ("LORENA A PLAZA REVOCABLE AGREEMENT OF TR").
+  const named = tokens.findIndex((t, i) => i >= 1 && i < at && TRUST_NAME_WORDS.has(t));
+  if (named >= 1) at = named;
+  while (at > 0 && TRUST_WORDS.has(tokens[at - 1] as string) && !TRUST_MARKERS.has(tokens[at - 1] as string)) at--;
+  return at;
+}
+
+function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Hint): OwnerOfRecord {
+  const at = trustStart(tokens);
   let start = 0;
   while (start < at && (tokens[start] === 'THE' || TITLES.has(tokens[start] as string))) start++;
-  const nameTokens = tokens.slice(start, at).filter((t) => t !== ',');
+  const nameTokens = tokens.slice(start, at).filter((t) => t !== ',' && !hasDigit(t));
   const trustWords = tokens.slice(at);
   const isTrustName = trustWords.some((t) => !isTrusteeMark(t) && TRUST_WORDS.has(t)) || trustWords.includes('TRUST');
   // A trust named after the words ("TRUST OF JOHN SMITH", "SMITH FAMILY TRUST SMITH JOHN TR").
   const after = trustWords.filter((t) => !TRUST_WORDS.has(t) && !NOISE_WORDS.has(t) && !hasDigit(t) && t !== ',');
-  const personsBefore = nameTokens.length > 0 ? personsOf(nameTokens, defaultOrder) : [];
-  const personsAfter = after.length > 0 ? personsOf(after, defaultOrder) : [];
+  // A trust named after a property ("6927 RODNEY STREET TRUST", "5125 GREENE STREET TRUST") names nobody.
+  const addressNamed = hasDigit(tokens[start] ?? '') || tokens.slice(start, at).some((t) => STREET_TYPES.has(t));
+  const personsBefore = nameTokens.length > 0 && !addressNamed ? personsOf(nameTokens, defaultOrder) : [];
+  const personsAfter = after.length > 0 ? personsOf(after, naturalOr(defaultOrder)) : [];
   let person: PersonParts | undefined = personsBefore[0];
   const afterPerson = personsAfter[0];
   if (afterPerson?.first !== undefined && person?.first === undefined) person = afterPerson;
@@ -895,9 +946,11 @@ function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder:
           : personsBefore.map(personDisplay).join(' & ');
       name = `${lead} ${described.join(' ')}`;
     } else if (nameTokens.length > 0) {
-      name = `${entityCase(nameTokens)} ${described.join(' ')}`;
+      const written = addressNamed ? tokens.slice(start, at).filter((t) => t !== ',') : nameTokens;
+      name = `${entityCase(written)} ${described.join(' ')}`;
     } else {
-      name = person === undefined ? described.join(' ') : `${described.join(' ')} of ${personDisplay(person)}`;
+      const joiner = /^(?:Fbo|For|Of)$/.test(described[described.length - 1] ?? '') ? ' ' : ' of ';
+      name = person === undefined ? described.join(' ') : `${described.join(' ')}${joiner}${personDisplay(person)}`;
     }
   } else {
     const who = personsBefore.length > 0 ? personsBefore.map(personDisplay).join(' & ') : entityCase(nameTokens);
@@ -935,7 +988,11 @@ function estateOwner(tokens: readonly string[], asRecorded: string, defaultOrder
         t !== 'REPRESENTATIVE',
     );
   const named = clean(decedent);
-  const persons = named.length > 0 ? personsOf(named, defaultOrder) : personsOf(clean(other), defaultOrder);
+  const afterOf = (marker === 'ESTATE' || marker === 'EST') && tokens[at + 1] === 'OF' && decedent.length > 0;
+  const persons =
+    named.length > 0
+      ? personsOf(named, afterOf ? naturalOr(defaultOrder) : defaultOrder)
+      : personsOf(clean(other), defaultOrder);
   const person = persons[0];
   const name = person === undefined ? entityCase(tokens) : `Estate of ${personDisplay(person)}`;
   const owner: OwnerOfRecord = { kind: 'estate', name, asRecorded };
@@ -1027,6 +1084,7 @@ function continues(previous: Line, next: Line): boolean {
   if (last === '&' || last === ',' || last === 'AND' || last === 'OF') return true;
   const first = next.tokens[0] as string;
   if (first === 'OF' || first === 'FOR' || first === 'DTD' || first === 'DATED' || first === 'UA') return true;
+  if (first === 'IN' && TRUST_WORDS.has(next.tokens[1] ?? '')) return true;
   if (TRUST_WORDS.has(first) && first !== 'FAMILY') return true;
   if (LEGAL_FORMS.has(first) || ESTATE_MARKERS.has(first)) return true;
   if (EXECUTOR_WORDS.has(first) && first !== 'PR') return true;
@@ -1057,46 +1115,77 @@ function ownerStrings(lines: readonly string[]): Line[] {
 }
 
 /**
+ * The trust line and the trustee line name the same family: the trust names nobody, or
+ * surnames that begin alike (the trust line is often cut or misspelt: BUCHANA, DIETEK).
+ * "REVOCABLE TRUST OF WILLIE J YOUNG" with trustee "MC CRAY MARILYN O TR" stays two owners.
+ */
+function sameFamily(named: OwnerOfRecord, trustee: OwnerOfRecord): boolean {
+  if (named.lastName === undefined || trustee.lastName === undefined) return true;
+  const a = named.lastName.toUpperCase().replace(/[^A-Z]/g, '');
+  const b = trustee.lastName.toUpperCase().replace(/[^A-Z]/g, '');
+  return a.slice(0, 4) === b.slice(0, 4) || a.includes(b) || b.includes(a);
+}
+
+const isTrusteeName = (name: string): boolean => name.endsWith(', Trustee') || name.endsWith(', Trustees');
+
+/**
  * The owners of record named by a roll's owner lines (`[owner_name, owner_name_2?]`).
  * Blank lines and care-of lines are skipped; an owner named twice is returned once.
  */
-export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
+export function parseOwnerNames(lines: readonly string[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
   const strings = ownerStrings(lines);
   // The record's people are read in one order unless a part says otherwise (see recordHint).
-  const peopleParts = strings
-    .filter((line) => kindOfTokens(line.tokens) === 'person')
-    .flatMap((line) => splitParts(line.tokens));
-  const hint = recordHint(peopleParts, ROLL_ORDER);
+  const peopleParts = strings.flatMap((line) => {
+    const kind = kindOfTokens(line.tokens);
+    if (kind === 'person') return splitParts(line.tokens);
+    if (kind !== 'trust') return [];
+    // A trustee written as the roll writes people ("SHMAYA ESTER TR") shares the record's order;
+    // a trust's own name ("MICHELE WALDEN BUCHANAN LIVING TRUST") is written in its own.
+    const at = trustStart(line.tokens);
+    const before = line.tokens.slice(0, at);
+    const trusteeForm = line.tokens.slice(at).every((t) => isTrusteeMark(t) || NOISE_WORDS.has(t));
+    return trusteeForm && before.length >= 2 && !before.some(hasDigit) ? splitParts(before) : [];
+  });
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
+  const hint = recordHint(peopleParts, fallback);
   const owners: OwnerOfRecord[] = [];
-  let pendingTrustee: { owner: OwnerOfRecord; index: number } | undefined;
+  // A trustee on one line and the trust's name on the other (either order) are one owner:
+  // the trust, named as the trust line writes it, reached through the trustee as the roll
+  // spells them (the trust line is often cut or misspelt: "… BUCHANA LIVING TRUST").
+  let previousTrust: { owner: OwnerOfRecord; index: number; trustee: boolean } | undefined;
   for (const line of strings) {
     const parsed = ownersOfString(line.tokens, line.raw, hint);
     for (const owner of parsed) {
-      // A trustee on one line and the trust's name on the next are one owner: the trust.
-      if (owner.kind === 'trust' && pendingTrustee !== undefined) {
-        const trustee = pendingTrustee.owner;
-        const merged: OwnerOfRecord = { ...owner, asRecorded: `${trustee.asRecorded} ${owner.asRecorded}` };
-        if (merged.firstName === undefined && trustee.lastName !== undefined) {
-          const named = owner.lastName === undefined || owner.lastName === trustee.lastName;
-          if (named) {
-            for (const key of ['firstName', 'middleName', 'lastName', 'suffix'] as const) {
-              const value = trustee[key];
-              if (value !== undefined) merged[key] = value;
-            }
-          }
+      const trustee = owner.kind === 'trust' && isTrusteeName(owner.name);
+      const pair: [OwnerOfRecord, OwnerOfRecord] | undefined =
+        previousTrust === undefined ? undefined : trustee ? [previousTrust.owner, owner] : [owner, previousTrust.owner];
+      if (
+        owner.kind === 'trust' &&
+        previousTrust !== undefined &&
+        pair !== undefined &&
+        previousTrust.trustee !== trustee &&
+        sameFamily(pair[0], pair[1])
+      ) {
+        const [named, person] = pair;
+        const merged: OwnerOfRecord = {
+          kind: 'trust',
+          name: named.name,
+          asRecorded: `${previousTrust.owner.asRecorded} ${owner.asRecorded}`,
+        };
+        const source = person.lastName !== undefined ? person : named;
+        for (const key of ['firstName', 'middleName', 'lastName', 'suffix'] as const) {
+          const value = source[key];
+          if (value !== undefined) merged[key] = value;
         }
-        if (trustee.name.endsWith('Trustee') || trustee.name.endsWith('Trustees')) {
-          owners[pendingTrustee.index] = merged;
-          pendingTrustee = undefined;
-          continue;
-        }
+        owners[previousTrust.index] = merged;
+        previousTrust = undefined;
+        continue;
       }
-      pendingTrustee = undefined;
-      if (owner.kind === 'trust' && (owner.name.endsWith(', Trustee') || owner.name.endsWith(', Trustees'))) {
-        pendingTrustee = { owner, index: owners.length };
-      }
+      previousTrust = owner.kind === 'trust' ? { owner, index: owners.length, trustee } : undefined;
       if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase())) {
         owners.push(owner);
+      } else if (previousTrust !== undefined) {
+        previousTrust = undefined;
       }
     }
   }
@@ -1108,7 +1197,8 @@ export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
  * holds a whole owner string ("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN &
  * MARY") is read by the same parser; a plain first/last pair is taken as given.
  */
-export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord[] {
+export function parseOwnerParts(parts: readonly OwnerNameParts[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
   const owners: OwnerOfRecord[] = [];
   const add = (owner: OwnerOfRecord): void => {
     if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase()))
@@ -1154,7 +1244,7 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
               : last.tokens
             : first.tokens;
       const split = first.tokens.length > 0 && lastKind === 'person' && firstKind === 'person';
-      const hint: Hint = split ? { order: 'firstLast', decisive: true } : ROLL_ORDER;
+      const hint: Hint = split ? { order: 'firstLast', decisive: true } : fallback;
       for (const owner of ownersOfString(whole, asRecorded, hint)) add(owner);
       continue;
     }
@@ -1172,4 +1262,35 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
     }
   }
   return owners;
+}
+
+/** Records read by detectNameOrder: enough for a clear majority, bounded work. */
+const DETECT_MAX_RECORDS = 5_000;
+
+/**
+ * The order a file writes its people in when a string does not say, from the file's own
+ * records (each `[owner_name, owner_name_2?]`, at most the first 5,000 are read): the people
+ * written without a comma whose order is certain (an initial: "SMITH JOHN A" / "JOHN A
+ * SMITH"; a particle; a surname two owners share) vote; with no such vote, the sum of the
+ * soft evidence decides; with none at all, the roll order LAST FIRST. Pass the result to
+ * parseOwnerNames as `{ order }` for every record of that file.
+ */
+export function detectNameOrder(records: readonly (readonly string[])[]): NameOrder {
+  let sure = 0;
+  let soft = 0;
+  for (const lines of records.slice(0, DETECT_MAX_RECORDS)) {
+    const parts = ownerStrings(lines)
+      .filter((line) => kindOfTokens(line.tokens) === 'person')
+      .flatMap((line) => splitParts(line.tokens))
+      .filter((part) => !part.includes(','));
+    if (parts.length === 0) continue;
+    const hint = recordHint(parts, { order: 'lastFirst', decisive: false });
+    if (hint.decisive) {
+      sure += hint.order === 'lastFirst' ? 1 : -1;
+      continue;
+    }
+    for (const part of parts) soft += orderEvidence(personWords(part).words, 'lastFirst').margin;
+  }
+  if (sure !== 0) return sure > 0 ? 'lastFirst' : 'firstLast';
+  return soft < 0 ? 'firstLast' : 'lastFirst';
 }

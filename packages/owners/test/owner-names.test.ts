@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOwnerNames, parseOwnerParts } from '../src/index.ts';
+import { detectNameOrder, parseOwnerNames, parseOwnerParts } from '../src/index.ts';
 import type { OwnerOfRecord } from '../src/index.ts';
 
 /** [kind, first, last] per owner: the parts the trace matches on. */
@@ -348,5 +348,71 @@ describe('parseOwnerNames: roll lines and order evidence (forms seen in the Phil
     expect(one('GARDELLA, DELORES EX')).toEqual([['estate', 'Delores', 'Gardella']]);
     expect(one('LOMBARDI, FAY(TRSTEE)')).toEqual([['trust', 'Fay', 'Lombardi']]);
     expect(one('HOYT, NATHAN B./DECD')).toEqual([['estate', 'Nathan', 'Hoyt']]);
+  });
+});
+
+describe('detectNameOrder and the order option', () => {
+  const listProvider = [['JOHN A SMITH'], ['MARY B JONES', 'PETER K JONES'], ['AMEDEO IESU'], ['ACME HOLDINGS LLC']];
+  const roll = [['SMITH JOHN A'], ['JONES MARY B', 'JONES PETER'], ['IESU AMEDEO'], ['SMITH, JANE']];
+
+  it('finds the order a file writes its people in', () => {
+    expect(detectNameOrder(listProvider)).toBe('firstLast');
+    expect(detectNameOrder(roll)).toBe('lastFirst');
+    expect(detectNameOrder([])).toBe('lastFirst');
+    expect(detectNameOrder([['ACME LLC'], ['CITY OF NEW YORK']])).toBe('lastFirst');
+  });
+
+  it('reads an undecided person in the given order, and a certain one as written', () => {
+    expect(brief(parseOwnerNames(['AMEDEO IESU']))).toEqual([['person', 'Iesu', 'Amedeo']]);
+    expect(brief(parseOwnerNames(['AMEDEO IESU'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerNames(['IESU AMEDEO X'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerNames(['IESU, AMEDEO'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerParts([{ lastName: 'AMEDEO IESU & MARIA' }], { order: 'firstLast' }))).toEqual([
+      ['person', 'Amedeo', 'Iesu'],
+      ['person', 'Maria', 'Iesu'],
+    ]);
+  });
+});
+
+describe('parseOwnerNames: trustees and trusts over two lines (forms of the Philadelphia roll)', () => {
+  it('keeps two trustees as two owners', () => {
+    expect(one('SHMAYA SHAUL TR', 'SHMAYA ESTER TR')).toEqual([
+      ['trust', 'Shaul', 'Shmaya'],
+      ['trust', 'Ester', 'Shmaya'],
+    ]);
+  });
+
+  it('joins trustee and trust in either order, reached through the trustee as the roll spells them', () => {
+    const [trust] = parseOwnerNames(['BUCHANAN MICHELE WALDEN TR', 'MICHELE WALDEN BUCHANA LIVING TRUST']);
+    expect(trust).toMatchObject({ kind: 'trust', firstName: 'Michele', lastName: 'Buchanan' });
+    expect(trust?.name).toBe('Michele Walden Buchana Living Trust');
+    expect(one('NON EXEMPT TRUST FBO JOHN H REILLY III', 'REILLY JOHN H TR')).toEqual([['trust', 'John', 'Reilly']]);
+    expect(one('PLAZA LORENA TR', 'LORENA A PLAZA REVOCABLE AGREEMENT OF TR')).toEqual([['trust', 'Lorena', 'Plaza']]);
+    expect(one('MARGARET A WILLIAMS', 'IN TRUST')).toEqual([['trust', 'Margaret', 'Williams']]);
+  });
+
+  it('keeps a trust for someone else apart from its trustee', () => {
+    expect(one('REVOCABLE TRUST OF WILLIE J YOUNG', 'MC CRAY MARILYN O TR')).toEqual([
+      ['trust', 'Willie', 'Young'],
+      ['trust', 'Marilyn', 'Mc Cray'],
+    ]);
+    expect(parseOwnerNames(['REVOCABLE TRUST OF WILLIE J YOUNG'])[0]?.name).toBe('Revocable Trust of Willie J Young');
+  });
+
+  it('reads years, residence trusts and names after ESTATE OF in natural order', () => {
+    expect(one('VICTOR L SHARP JR 1989 TRUST')).toEqual([['trust', 'Victor', 'Sharp']]);
+    expect(one('JOHN M KUHAR RESIDENCE TRUST')).toEqual([['trust', 'John', 'Kuhar']]);
+    expect(one('ESTATE OF GEORGE MCFARLAND')).toEqual([['estate', 'George', 'McFarland']]);
+    expect(one('MCFARLAND GEORGE ESTATE OF')).toEqual([['estate', 'George', 'McFarland']]);
+    expect(one('DEL GAISO JOHN TR')).toEqual([['trust', 'John', 'Del Gaiso']]);
+  });
+
+  it('reads banks as trustees, real-estate firms and street-named trusts', () => {
+    expect(one('HSBC USA NA TR')).toEqual([['company', '', '']]);
+    expect(one('U S BANK NATIONAL ASSOCIATION TR')).toEqual([['company', '', '']]);
+    expect(one('HOUSE DOCTOR REAL ESTATE')).toEqual([['company', '', '']]);
+    expect(one('6927 RODNEY STREET TRUST')).toEqual([['trust', '', '']]);
+    expect(parseOwnerNames(['6927 RODNEY STREET TRUST'])[0]?.name).toBe('6927 Rodney Street Trust');
+    expect(one('GST NON EXEMPT PA RE TRUS', 'REILLY JOHN H III TR')[0]?.[0]).toBe('trust');
   });
 });
