@@ -58,7 +58,7 @@ const batchStatus = async (id: string) =>
 async function eventDelivered(): Promise<void> {
   for (let i = 0; i < 100 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
-const sweepOptions = { staleChunkMs: 1, abandonedUploadMs: 3_600_000, maxChunkDispatches: 3 };
+const sweepOptions = { staleChunkMs: 1, uploadLeaseMs: 3_600_000, maxChunkDispatches: 3 };
 
 describe('stalled batches', () => {
   it('chunk jobs lost on the broker: the sweep republishes them and the batch completes', async () => {
