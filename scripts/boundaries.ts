@@ -3,6 +3,8 @@
 //     references are exactly the workspace packages its package.json declares (a sub-project of
 //     its own, such as the console's app/, may be referenced too, and references only declared
 //     packages itself);
+//   - no service (services/*) declares another service, apart from the exceptions listed in
+//     SERVICE_EXCEPTIONS: services compose packages;
 //   - the package graph has no cycle (TypeScript's project references and Turborepo need none);
 //   - the root tsconfig.json references every package, so `tsc -b` from the root builds all;
 //   - no source file imports a workspace package its package.json does not declare, nor reaches
@@ -98,6 +100,31 @@ export function findCycle(packages: WorkspacePackage[]): string[] | undefined {
 }
 
 const posix = (path: string) => path.split('\\').join('/');
+
+/** The service dependencies on services that remain, each with its reason. */
+const SERVICE_EXCEPTIONS: Record<string, Record<string, string>> = {
+  '@skiptrace/standalone': {
+    '@skiptrace/gateway': 'the one-process mode composes the four services',
+    '@skiptrace/auth': 'the one-process mode composes the four services',
+    '@skiptrace/worker': 'the one-process mode composes the four services',
+    '@skiptrace/dispatcher': 'the one-process mode composes the four services',
+  },
+  '@skiptrace/gateway': {
+    '@skiptrace/worker': "devDependency: the test harness answers sync traces with the worker's handler",
+  },
+};
+
+/** Services declaring services, beyond SERVICE_EXCEPTIONS. */
+export function checkServiceLayer(packages: WorkspacePackage[]): string[] {
+  const services = new Set(packages.filter((p) => p.dir.startsWith('services/')).map((p) => p.name));
+  return packages
+    .filter((p) => services.has(p.name))
+    .flatMap((p) =>
+      p.declared
+        .filter((d) => services.has(d) && !SERVICE_EXCEPTIONS[p.name]?.[d])
+        .map((d) => `${p.dir}/package.json: declares the service ${d}; move what it uses into a package`),
+    );
+}
 
 const SKIP_DIRS = new Set(['node_modules', '.tsbuild', '.jest', '.turbo', 'dist', 'generated']);
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+|\bexport\s*\*\s*from\s*)['"]([^'"]+)['"]/gm;
@@ -214,7 +241,7 @@ export function checkBoundaries(repo: string, packages: WorkspacePackage[]): str
         const target = resolve(dirname(file), ref.path);
         const shown = `${posix(relative(repo, file))}: references ${posix(relative(repo, target))}`;
         if (target.startsWith(`${own}/`)) {
-          // A sub-project of this package (e.g. services/console/app): its references count as this package's.
+          // A sub-project of this package (e.g. packages/console/app): its references count as this package's.
           if (file !== tsconfigPath) problems.push(`${shown}, a nested sub-project`);
           else
             projects.push({
@@ -297,6 +324,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(written.length ? `wrote ${written.join(', ')}` : 'references are current');
   }
   const problems = [
+    ...checkServiceLayer(packages),
     ...checkBoundaries(root, packages),
     ...checkImports(root, packages),
     ...checkCircles(root, packages),

@@ -135,6 +135,18 @@ describe('package boundaries', () => {
     expect(result.stderr).toContain('import circle: packages/a/src/x.ts -> packages/a/src/y.ts -> packages/a/src/x.ts');
   });
 
+  it('a service declaring another service fails the boundaries check', () => {
+    write('pnpm-workspace.yaml', 'packages:\n  - packages/*\n  - services/*\n');
+    write('services/s/package.json', { name: '@fx/s', type: 'module', dependencies: { '@fx/t': 'workspace:*' } });
+    write('services/t/package.json', { name: '@fx/t', type: 'module' });
+    write('services/s/src/index.ts', 'export const s = 1;\n');
+    write('services/t/src/index.ts', 'export const t = 1;\n');
+    pkg('a', {}, []);
+    const result = boundaries();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('services/s/package.json: declares the service @fx/t');
+  });
+
   it('a dependency cycle fails the boundaries check', () => {
     pkg('a', { '@fx/b': 'workspace:*' }, ['b']);
     pkg('b', { '@fx/a': 'workspace:*' }, ['a']);
