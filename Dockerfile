@@ -32,7 +32,7 @@ COPY . .
 # node_modules, where Node's type stripping is allowed to run them.
 RUN pnpm install --offline --frozen-lockfile --prod
 # The web console is built here: at run time the sources are read-only to the service user.
-RUN node services/console/src/build-cli.ts
+RUN node packages/console/src/build-cli.ts
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE=standalone

@@ -3,10 +3,14 @@
 //     references are exactly the workspace packages its package.json declares (a sub-project of
 //     its own, such as the console's app/, may be referenced too, and references only declared
 //     packages itself);
+//   - no service (services/*) declares another service, apart from the exceptions listed in
+//     SERVICE_EXCEPTIONS: services compose packages;
 //   - the package graph has no cycle (TypeScript's project references and Turborepo need none);
 //   - the root tsconfig.json references every package, so `tsc -b` from the root builds all;
 //   - no source file imports a workspace package its package.json does not declare, nor reaches
-//     into another package's directory by a relative path.
+//     into another package's directory by a relative path;
+//   - no import circle between a package's files (type-only imports count: a circle of types
+//     is still two files that cannot be read, moved or owned apart).
 // The last check is needed besides the compiler: pnpm links only declared packages, and a
 // composite project may not compile another project's sources it does not reference (TS6307),
 // but a package linked at the root (the root's own devDependencies) resolves from everywhere
@@ -97,6 +101,31 @@ export function findCycle(packages: WorkspacePackage[]): string[] | undefined {
 
 const posix = (path: string) => path.split('\\').join('/');
 
+/** The service dependencies on services that remain, each with its reason. */
+const SERVICE_EXCEPTIONS: Record<string, Record<string, string>> = {
+  '@skiptrace/standalone': {
+    '@skiptrace/gateway': 'the one-process mode composes the four services',
+    '@skiptrace/auth': 'the one-process mode composes the four services',
+    '@skiptrace/worker': 'the one-process mode composes the four services',
+    '@skiptrace/dispatcher': 'the one-process mode composes the four services',
+  },
+  '@skiptrace/gateway': {
+    '@skiptrace/worker': "devDependency: the test harness answers sync traces with the worker's handler",
+  },
+};
+
+/** Services declaring services, beyond SERVICE_EXCEPTIONS. */
+export function checkServiceLayer(packages: WorkspacePackage[]): string[] {
+  const services = new Set(packages.filter((p) => p.dir.startsWith('services/')).map((p) => p.name));
+  return packages
+    .filter((p) => services.has(p.name))
+    .flatMap((p) =>
+      p.declared
+        .filter((d) => services.has(d) && !SERVICE_EXCEPTIONS[p.name]?.[d])
+        .map((d) => `${p.dir}/package.json: declares the service ${d}; move what it uses into a package`),
+    );
+}
+
 const SKIP_DIRS = new Set(['node_modules', '.tsbuild', '.jest', '.turbo', 'dist', 'generated']);
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+|\bexport\s*\*\s*from\s*)['"]([^'"]+)['"]/gm;
 
@@ -117,6 +146,39 @@ function sourceFiles(dir: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+/** Import circles among each package's own files (relative imports), one line per circle. */
+export function checkCircles(repo: string, packages: WorkspacePackage[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const p of packages) {
+    for (const file of sourceFiles(resolve(repo, p.dir))) {
+      const text = readFileSync(file, 'utf8');
+      const targets = [...text.matchAll(IMPORT)]
+        .map((m) => m[1]!)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => resolve(dirname(file), spec));
+      graph.set(file, targets);
+    }
+  }
+  const problems: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') {
+        const circle = [...path.slice(path.indexOf(next)), next].map((f) => posix(relative(repo, f)));
+        problems.push(`import circle: ${circle.join(' -> ')}`);
+      } else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return problems;
 }
 
 /** Imports of undeclared workspace packages, and relative imports out of the package's directory. */
@@ -179,7 +241,7 @@ export function checkBoundaries(repo: string, packages: WorkspacePackage[]): str
         const target = resolve(dirname(file), ref.path);
         const shown = `${posix(relative(repo, file))}: references ${posix(relative(repo, target))}`;
         if (target.startsWith(`${own}/`)) {
-          // A sub-project of this package (e.g. services/console/app): its references count as this package's.
+          // A sub-project of this package (e.g. packages/console/app): its references count as this package's.
           if (file !== tsconfigPath) problems.push(`${shown}, a nested sub-project`);
           else
             projects.push({
@@ -261,7 +323,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const written = await writeReferences(root, packages);
     console.log(written.length ? `wrote ${written.join(', ')}` : 'references are current');
   }
-  const problems = [...checkBoundaries(root, packages), ...checkImports(root, packages)];
+  const problems = [
+    ...checkServiceLayer(packages),
+    ...checkBoundaries(root, packages),
+    ...checkImports(root, packages),
+    ...checkCircles(root, packages),
+  ];
   for (const problem of problems) console.error(problem);
   if (problems.length) process.exit(1);
   console.log(`package boundaries: ${packages.length} packages, references match package.json`);

@@ -3,7 +3,7 @@
  * sign in as the demo user through the auth server's login page, upload a CSV whose street
  * column has a name the server does not recognise and map it, watch progress reach 100 %,
  * download the results and read them, trace one property, and check every page with
- * axe-core. Screenshots of each page go to services/console/screenshots/ (gitignored).
+ * axe-core. Screenshots of each page go to packages/console/screenshots/ (gitignored).
  */
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -20,7 +20,7 @@ import { launchBrowser, signIn } from '@skiptrace/testing/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SHOTS = join(here, '..', '..', 'services', 'console', 'screenshots');
+const SHOTS = join(here, '..', '..', 'packages', 'console', 'screenshots');
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let system: System;

@@ -3,7 +3,7 @@
  * importContacts and the contact trace engine, failing below the product's bar.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { formatEvaluation, NOISE_KINDS, STRESS_KINDS } from '@skiptrace/matching';
+import { formatEvaluation, NOISE_KINDS, STRESS_KINDS } from './evaluation.ts';
 import { createPgliteDatabase } from '@skiptrace/storage';
 import type { Database } from '@skiptrace/storage';
 import { runMatchingEvaluation } from './matching-evaluation.ts';

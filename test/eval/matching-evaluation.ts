@@ -1,25 +1,24 @@
 /**
  * The matching evaluation run through the production path: the synthetic population
- * (@skiptrace/matching evaluation.ts) imported with importContacts, then every noisy
+ * (evaluation.ts beside this file) imported with importContacts, then every noisy
  * query traced by the contact trace engine (findCandidates on the store, scoring,
  * loadContactDetails), in batches as the worker runs them.
  */
 import type { Property } from '@skiptrace/contracts';
 import { importContacts } from '@skiptrace/contacts';
 import { createContactTraceEngine } from '@skiptrace/core';
+import type { Database } from '@skiptrace/storage';
+import { generateStressPopulation, generateStressQueries } from './evaluation-stress.ts';
 import {
   generatePopulation,
   generateQueries,
-  generateStressPopulation,
-  generateStressQueries,
   gradeEvaluation,
   populationCsv,
   type EvalQuery,
   type EvalReport,
   type EvalResult,
   type Population,
-} from '@skiptrace/matching';
-import type { Database } from '@skiptrace/storage';
+} from './evaluation.ts';
 
 export interface EvaluationOptions {
   households: number;

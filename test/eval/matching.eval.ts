@@ -5,13 +5,13 @@
  *   ./run eval:matching [--households 4000] [--per-kind 100] [--seed 20261123] [--set standard|stress]
  *
  * `--set stress`: a harder population and the stress noise kinds on top of the standard ones
- * (packages/matching/src/evaluation-stress.ts).
+ * (evaluation-stress.ts beside this file).
  *
  * On PostgreSQL when DATABASE_URL is set (a scratch database is created on that server
  * and dropped afterwards), otherwise on an in-memory PGlite.
  */
 import { parseArgs } from 'node:util';
-import { formatEvaluation, type EvalQuery, type EvalResult, type Population } from '@skiptrace/matching';
+import { formatEvaluation, type EvalQuery, type EvalResult, type Population } from './evaluation.ts';
 import { createPgliteDatabase, createPostgresDatabase } from '@skiptrace/storage';
 import type { Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';

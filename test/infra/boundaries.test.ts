@@ -3,10 +3,20 @@
 // declare (pnpm did not link it); scripts/boundaries.ts (run by `./run typecheck` too) rejects
 // one that resolves anyway through a link at the root (as the root's @skiptrace/testing does,
 // which tsc takes for an external library), a relative import into another package, and a
-// tsconfig whose references differ from the package.json. All pass once the three agree.
+// tsconfig whose references differ from the package.json, and an import circle between a
+// package's files. All pass once the three agree.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -115,6 +125,28 @@ describe('package boundaries', () => {
     expect(boundaries().status).toBe(0);
   });
 
+  it('an import circle between two files of a package fails the boundaries check', () => {
+    pkg('a', { '@fx/b': 'workspace:*' }, ['b']);
+    // (Joined so that the boundaries check does not take these lines for imports of its own.)
+    write('packages/a/src/x.ts', ['import type { Y } from', "'./y.ts';\nexport interface X { y?: Y }\n"].join(' '));
+    write('packages/a/src/y.ts', ['import type { X } from', "'./x.ts';\nexport interface Y { x?: X }\n"].join(' '));
+    const result = boundaries();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('import circle: packages/a/src/x.ts -> packages/a/src/y.ts -> packages/a/src/x.ts');
+  });
+
+  it('a service declaring another service fails the boundaries check', () => {
+    write('pnpm-workspace.yaml', 'packages:\n  - packages/*\n  - services/*\n');
+    write('services/s/package.json', { name: '@fx/s', type: 'module', dependencies: { '@fx/t': 'workspace:*' } });
+    write('services/t/package.json', { name: '@fx/t', type: 'module' });
+    write('services/s/src/index.ts', 'export const s = 1;\n');
+    write('services/t/src/index.ts', 'export const t = 1;\n');
+    pkg('a', {}, []);
+    const result = boundaries();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('services/s/package.json: declares the service @fx/t');
+  });
+
   it('a dependency cycle fails the boundaries check', () => {
     pkg('a', { '@fx/b': 'workspace:*' }, ['b']);
     pkg('b', { '@fx/a': 'workspace:*' }, ['a']);
@@ -122,4 +154,37 @@ describe('package boundaries', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('package dependency cycle: @fx/a -> @fx/b -> @fx/a');
   });
+});
+
+describe('this repository', () => {
+  /** The workspace packages a package needs at run time (dependencies, transitively), by name. */
+  function runtimeClosure(name: string): Map<string, Record<string, string>> {
+    const manifests = new Map<string, Record<string, string>>();
+    for (const parent of ['packages', 'services']) {
+      for (const entry of readdirSync(join(root, parent), { withFileTypes: true })) {
+        const file = join(root, parent, entry.name, 'package.json');
+        if (!entry.isDirectory() || !existsSync(file)) continue;
+        const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; dependencies?: Record<string, string> };
+        manifests.set(pkg.name, pkg.dependencies ?? {});
+      }
+    }
+    const seen = new Map<string, Record<string, string>>();
+    const visit = (n: string) => {
+      if (seen.has(n) || !manifests.has(n)) return;
+      seen.set(n, manifests.get(n)!);
+      for (const dep of Object.keys(manifests.get(n)!)) visit(dep);
+    };
+    visit(name);
+    return seen;
+  }
+
+  it.each(['@skiptrace/gateway', '@skiptrace/cli'])(
+    '%s does not load oidc-provider, not even through a dependency',
+    (name) => {
+      const closure = runtimeClosure(name);
+      expect(closure.size).toBeGreaterThan(3);
+      const loaders = [...closure].filter(([, deps]) => 'oidc-provider' in deps).map(([n]) => n);
+      expect(loaders).toEqual([]);
+    },
+  );
 });

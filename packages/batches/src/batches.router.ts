@@ -206,6 +206,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
         map,
         charset: charsetOf(req.get('content-type')),
         config,
+        logger: req.log ?? deps.logger,
         async onRowsStored(batchId, throughRow) {
           const opened = await openStoredChunks(
             db,

@@ -24,6 +24,11 @@ export const BatchesConfig = z.object({
   pageRows: int(1).max(100_000).default(5_000),
   /** Longest single input row (CSV record, NDJSON line, JSON element), bytes; longer → 413. Default 65,536. */
   maxRowBytes: int(256).default(65_536),
+  /**
+   * How often the process receiving an upload renews its lease on it, ms (upload-lease.ts);
+   * keep it well under the worker's BATCH_UPLOAD_LEASE_MS. Default 5,000.
+   */
+  uploadHeartbeatMs: int(100).default(5_000),
   /** Public base path the status URL is built on. Default '/api/v1'. */
   basePath: z.string().default('/api/v1'),
 });
@@ -37,7 +42,7 @@ export const BatchWorkerConfig = z.object({
   maxAttempts: int(1).default(5),
   /** A stored result of the same account and address younger than this is reused, seconds; 0 disables. Default 86,400. */
   reuseTtlSeconds: int(0).default(86_400),
-  /** How often the sweep looks for lost chunk jobs and abandoned uploads, ms; 0 disables. Default 30,000. */
+  /** How often the sweep looks for lost chunk jobs and uploads whose process died, ms; 0 disables. Default 30,000. */
   sweepIntervalMs: int(0).default(30_000),
   /** A chunk handed to the broker this long ago and not done is published again, ms. Default 300,000. */
   staleChunkMs: int(1).default(300_000),
@@ -46,8 +51,13 @@ export const BatchWorkerConfig = z.object({
    * batch is failed as unable to progress. Default 5 (with staleChunkMs: about 25 minutes).
    */
   maxChunkDispatches: int(1).default(5),
-  /** An upload still receiving after this long is abandoned and deleted, ms. Default 3,600,000. */
-  abandonedUploadMs: int(1).default(3_600_000),
+  /**
+   * An upload whose owner has not renewed its lease for this long died with its process: the
+   * sweep fails its batch with the reason, keeping what was traced. Judged by the heartbeat,
+   * never by the upload's age. With the default sweep interval an upload cut by a crash is
+   * ended within 50 s. Default 20,000 (four heartbeats of BATCH_UPLOAD_HEARTBEAT_MS).
+   */
+  uploadLeaseMs: int(1).default(20_000),
 });
 export type BatchWorkerConfig = z.infer<typeof BatchWorkerConfig>;
 
@@ -74,6 +84,11 @@ export const batchesApiEnv = {
     'maxRowBytes',
     'longest input row (CSV record, NDJSON line, JSON element), bytes; longer: 413',
   ),
+  BATCH_UPLOAD_HEARTBEAT_MS: fromConfig(
+    BatchesConfig,
+    'uploadHeartbeatMs',
+    "how often the process receiving an upload renews its lease on it, ms (well under the worker's BATCH_UPLOAD_LEASE_MS)",
+  ),
 };
 
 /** Environment of the chunk worker, read by the worker (and the one-process mode). */
@@ -92,7 +107,7 @@ export const batchWorkerEnv = {
   BATCH_SWEEP_INTERVAL_MS: fromConfig(
     BatchWorkerConfig,
     'sweepIntervalMs',
-    'how often the sweep republishes lost chunk jobs and deletes abandoned uploads, ms (0: never)',
+    'how often the sweep republishes lost chunk jobs and ends uploads whose process died, ms (0: never)',
   ),
   BATCH_STALE_CHUNK_MS: fromConfig(
     BatchWorkerConfig,
@@ -104,10 +119,10 @@ export const batchWorkerEnv = {
     'maxChunkDispatches',
     "dispatches of one chunk job (first publish and the sweep's republishes) before its batch is failed as unable to progress",
   ),
-  BATCH_ABANDONED_UPLOAD_MS: fromConfig(
+  BATCH_UPLOAD_LEASE_MS: fromConfig(
     BatchWorkerConfig,
-    'abandonedUploadMs',
-    'an upload still receiving after this long is abandoned and deleted, ms',
+    'uploadLeaseMs',
+    'an upload whose receiving process has not renewed its lease for this long died with it: its batch is failed with the reason, traced rows kept, ms',
   ),
 };
 
@@ -121,6 +136,7 @@ export function batchesApiConfigFrom(env: Parsed<typeof batchesApiEnv>): Batches
     chunksInFlight: env.BATCH_CHUNKS_IN_FLIGHT,
     pageRows: env.BATCH_PAGE_ROWS,
     maxRowBytes: env.BATCH_MAX_ROW_BYTES,
+    uploadHeartbeatMs: env.BATCH_UPLOAD_HEARTBEAT_MS,
   });
 }
 
@@ -132,7 +148,7 @@ export function batchWorkerConfigFrom(env: Parsed<typeof batchWorkerEnv>): Batch
     reuseTtlSeconds: env.BATCH_REUSE_TTL_SECONDS,
     sweepIntervalMs: env.BATCH_SWEEP_INTERVAL_MS,
     staleChunkMs: env.BATCH_STALE_CHUNK_MS,
-    abandonedUploadMs: env.BATCH_ABANDONED_UPLOAD_MS,
+    uploadLeaseMs: env.BATCH_UPLOAD_LEASE_MS,
     maxChunkDispatches: env.BATCH_MAX_CHUNK_DISPATCHES,
   };
 }

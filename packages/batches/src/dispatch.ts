@@ -12,7 +12,7 @@ import { MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database, type Sql } from '@skiptrace/storage';
-import { deleteBatchData, failRemainingRows, lockBatch, pendingSql } from './results.ts';
+import { failRemainingRows, lockBatch, pendingSql } from './results.ts';
 
 export interface ChunkRef {
   fromRow: number;
@@ -214,7 +214,8 @@ export async function completeIfDone(db: Database, bus: MessageBus, batchId: str
 
 export interface SweepOptions {
   staleChunkMs: number;
-  abandonedUploadMs: number;
+  /** An upload whose owner's heartbeat is older than this died with its process (upload-lease.ts). */
+  uploadLeaseMs: number;
   /** Dispatches of one chunk (first publish included) before its batch is failed. */
   maxChunkDispatches: number;
   /** Most chunks republished per sweep. Default 1000. */
@@ -225,7 +226,8 @@ export interface SweepReport {
   republished: number;
   failed: number;
   completed: number;
-  abandoned: number;
+  /** Uploads ended because the process receiving them died. */
+  interrupted: number;
 }
 
 /**
@@ -268,13 +270,53 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
   });
 }
 
+/** How an interrupted upload's batch ends; also in docs/batches.md. */
+export const UPLOAD_INTERRUPTED =
+  'the upload was interrupted: the process receiving it stopped; rows stored before were kept, the rest never arrived';
+
+/**
+ * Ends the uploads whose receiving process died: `receiving` batches whose owner has not
+ * renewed its lease for `leaseMs` (upload-lease.ts; never judged by age). Step 1, under the
+ * batch row's lock and only if the lease is still lapsed: the batch becomes `running` with
+ * the rows that were stored as its total and the reason as its `error`. Step 2 is failBatch:
+ * stored rows not traced yet are failed with the reason (traced ones keep their results; the
+ * chunk handler traces only pending rows, so none is traced twice), and `batch.completed`
+ * is published with status `failed`. A crash between the steps leaves a running batch with an
+ * error, which the next sweep fails (the first query below). Returns the batches ended.
+ */
+export async function endInterruptedUploads(db: Database, bus: MessageBus, leaseMs: number): Promise<number> {
+  const lapsed = (lease: string) =>
+    `coalesce(upload_heartbeat_at, created_at) < now() - make_interval(secs => ${lease}::double precision / 1000)`;
+  const { rows: dead } = await db.query<{ id: string }>(
+    `SELECT id FROM batches WHERE status = 'receiving' AND ${lapsed('$1')}`,
+    [leaseMs],
+  );
+  for (const b of dead) {
+    await db.query(
+      `UPDATE batches SET status = 'running', error = $3::text, updated_at = now(), started_at = coalesce(started_at, now()),
+         rejected = (SELECT count(*)::int FROM batch_rejects r WHERE r.batch_id = batches.id),
+         total = (SELECT count(*)::int FROM batch_rejects r WHERE r.batch_id = batches.id)
+               + (SELECT count(*)::int FROM properties p WHERE p.batch_id = batches.id::text)
+       WHERE id = $1::bigint AND status = 'receiving' AND ${lapsed('$2')}`,
+      [b.id, leaseMs, UPLOAD_INTERRUPTED],
+    );
+  }
+  const { rows: ending } = await db.query<{ id: string; error: string }>(
+    `SELECT id, error FROM batches WHERE status = 'running' AND error = $1`,
+    [UPLOAD_INTERRUPTED],
+  );
+  let ended = 0;
+  for (const b of ending) if (await failBatch(db, bus, String(b.id), b.error)) ended++;
+  return ended;
+}
+
 /**
  * The batch outbox sweep: republishes chunks handed to the broker more than `staleChunkMs`
  * ago and not done (their job was lost: a crash between commit and publish, a purge, a
  * stray consumer on the same vhost), fails a batch whose chunk was dispatched
  * `maxChunkDispatches` times without finishing, completes batches whose last chunk finished
- * but whose completion was interrupted, and deletes uploads that never finished receiving
- * (their client never got a 202). While chunk jobs wait on the broker (a backlog, not a
+ * but whose completion was interrupted, and ends uploads whose receiving process died (its
+ * lease lapsed, endInterruptedUploads). While chunk jobs wait on the broker (a backlog, not a
  * loss) nothing is republished or failed. Republishing is safe: the chunk handler traces
  * only rows still pending and counts each row once.
  */
@@ -284,7 +326,8 @@ export async function sweepBatches(
   options: SweepOptions,
   logger?: Logger,
 ): Promise<SweepReport> {
-  const report: SweepReport = { republished: 0, failed: 0, completed: 0, abandoned: 0 };
+  const report: SweepReport = { republished: 0, failed: 0, completed: 0, interrupted: 0 };
+  report.interrupted = await endInterruptedUploads(db, bus, options.uploadLeaseMs);
   // The chunk queue's depth tells a backlog from lost jobs.
   const backlog = (await bus.depth(CHUNK_QUEUE)) > 0;
   if (!backlog) {
@@ -320,16 +363,7 @@ export async function sweepBatches(
     `SELECT b.id FROM ${BATCH_FROM} WHERE b.status IN ('queued', 'running') AND ${BATCH_DONE_SQL}`,
   );
   for (const b of done) if (await completeIfDone(db, bus, String(b.id))) report.completed++;
-  const { rows: abandoned } = await db.query<{ id: string }>(
-    `SELECT id FROM batches WHERE status = 'receiving'
-     AND created_at < now() - make_interval(secs => $1::double precision / 1000)`,
-    [options.abandonedUploadMs],
-  );
-  for (const b of abandoned) {
-    await deleteBatchData(db, String(b.id));
-    report.abandoned++;
-  }
-  if (report.republished + report.failed + report.completed + report.abandoned > 0)
+  if (report.republished + report.failed + report.completed + report.interrupted > 0)
     logger?.info({ ...report }, 'batch sweep');
   return report;
 }

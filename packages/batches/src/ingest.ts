@@ -7,12 +7,13 @@
  */
 import type { Readable } from 'node:stream';
 import { Property } from '@skiptrace/contracts';
-import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem } from '@skiptrace/runtime';
+import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem, type Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
 import { SLICE_MS, type BatchesConfig } from './config.ts';
 import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format } from './sources.ts';
+import { holdUploadLease, UPLOAD_OWNER } from './upload-lease.ts';
 
 /** The columns of `properties` an upload COPYs, in its rows' order. */
 export const PROPERTY_COLUMNS = [
@@ -40,7 +41,9 @@ export interface IngestInput {
   map: ColumnMap;
   /** Declared charset of the body (Content-Type), if any. */
   charset?: string;
-  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes'>;
+  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes' | 'uploadHeartbeatMs'>;
+  /** Where a failed lease renewal is logged. */
+  logger?: Logger;
   /**
    * Called after each page of accepted rows is stored, with the batch and the last input row
    * read: every accepted row up to it is in `properties` (the router opens their chunks).
@@ -103,8 +106,8 @@ export function validateRow(
 
 export async function createReceivingBatch(db: Database, accountId: string, format: Format): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO batches (account_id, format) VALUES ($1, $2) RETURNING id`,
-    [accountId, format],
+    `INSERT INTO batches (account_id, format, upload_owner, upload_heartbeat_at) VALUES ($1, $2, $3, now()) RETURNING id`,
+    [accountId, format, UPLOAD_OWNER],
   );
   return rows[0]!.id;
 }
@@ -112,6 +115,12 @@ export async function createReceivingBatch(db: Database, accountId: string, form
 export async function ingest(input: IngestInput): Promise<IngestResult> {
   const { db, accountId, format, body, map, config, charset } = input;
   const batchId = await createReceivingBatch(db, accountId, format);
+  // This process owns the upload while it lives (upload-lease.ts); the sweep ends it if not.
+  const lease = holdUploadLease(db, batchId, config.uploadHeartbeatMs, (err) =>
+    input.logger?.warn({ err, batchId }, 'upload heartbeat failed'),
+  );
+  const columnsJson = (columns: readonly string[]) => JSON.stringify(columns.map(storableText));
+  let storedWidth = 0;
   try {
     const source = sourceFor(format, body, config.maxRowBytes, charset);
     let accepted: unknown[][] = [];
@@ -127,6 +136,14 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
       if (accepted.length >= config.pageRows || (all && accepted.length > 0)) {
         await db.copyRows('properties', PROPERTY_COLUMNS, accepted);
         accepted = [];
+        // The columns so far, so a batch whose upload dies after this page still exports.
+        if (!all && source.columns.length !== storedWidth) {
+          storedWidth = source.columns.length;
+          await db.query(`UPDATE batches SET columns = $2::jsonb WHERE id = $1`, [
+            batchId,
+            columnsJson(source.columns),
+          ]);
+        }
         if (!all && input.onRowsStored) {
           // The first chunks read these rows at once: a store that never had statistics gets some.
           if (!analyzed) analyzed = await analyzeAfterLoad(db, 'properties', acceptedCount).then(() => true);
@@ -139,6 +156,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
       }
     };
     for await (const item of source.items) {
+      if (lease.lost) throw uploadEnded();
       row++;
       if (row > config.maxRows) {
         throw new ApiError('payload_too_large', `a batch holds at most ${config.maxRows} rows; nothing was stored`);
@@ -184,18 +202,30 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     // batch changes the table's shape, so its statistics are refreshed before they run.
     await analyzeAfterLoad(db, 'properties', acceptedCount);
     await analyzeAfterLoad(db, 'batch_rejects', rejectedCount);
-    await db.query(`UPDATE batches SET columns = $2::jsonb, total = $3, rejected = $4 WHERE id = $1`, [
-      batchId,
-      JSON.stringify(source.columns.map(storableText)),
-      row,
-      rejectedCount,
-    ]);
+    const { rowCount } = await db.query(
+      `UPDATE batches SET columns = $2::jsonb, total = $3, rejected = $4, upload_heartbeat_at = now()
+       WHERE id = $1 AND status = 'receiving' AND upload_owner = $5`,
+      [batchId, columnsJson(source.columns), row, rejectedCount, UPLOAD_OWNER],
+    );
+    if (rowCount === 0) throw uploadEnded();
     return { batchId, total: row, accepted: acceptedCount, rejected: rejectedCount };
   } catch (err) {
-    await deleteBatchData(db, batchId);
+    // Deleted only while still receiving: an upload the sweep already ended stays, failed
+    // with its reason and every row it traced.
+    await deleteBatchData(db, batchId, { onlyReceiving: true });
     throw err;
+  } finally {
+    lease.stop();
   }
 }
+
+/** This process lost the upload's lease (it stalled past BATCH_UPLOAD_LEASE_MS) and the sweep ended the batch. */
+const uploadEnded = () =>
+  new ApiError(
+    'unavailable',
+    'the upload stalled on the server past its lease and was ended; its batch is failed, upload again',
+    { 'Retry-After': '5' },
+  );
 
 function cellProblem(cell: unknown): string | undefined {
   if (typeof cell === 'string') return textProblem(cell);

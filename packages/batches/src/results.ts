@@ -58,11 +58,26 @@ export async function failRemainingRows(tx: Sql, batchId: string, reason: string
   return rowCount;
 }
 
-/** Deletes a batch with all its rows, results and rejects (purge, failed or abandoned upload). */
-export async function deleteBatchData(db: Database, batchId: string): Promise<void> {
+/**
+ * Deletes a batch with all its rows, results and rejects (purge, failed upload). With
+ * onlyReceiving, only while the batch is still being received (nothing when the sweep has
+ * ended it meanwhile).
+ */
+export async function deleteBatchData(
+  db: Database,
+  batchId: string,
+  options: { onlyReceiving?: boolean } = {},
+): Promise<void> {
   await db.transaction(async (tx) => {
     // First: waits for a chunk storing results, and keeps any later one from storing more.
-    await tx.query(`DELETE FROM batches WHERE id = $1::bigint`, [batchId]);
+    const deleted = await tx.query(
+      `DELETE FROM batches WHERE id = $1::bigint${options.onlyReceiving ? ` AND status = 'receiving'` : ''}`,
+      [batchId],
+    );
+    if (options.onlyReceiving && deleted.rowCount === 0) {
+      const { rows } = await tx.query(`SELECT 1 FROM batches WHERE id = $1::bigint`, [batchId]);
+      if (rows.length > 0) return;
+    }
     await tx.query(`DELETE FROM properties WHERE batch_id = $1::text`, [batchId]);
     await tx.query(`DELETE FROM batch_results WHERE batch_id = $1::bigint`, [batchId]);
   });

@@ -9,7 +9,8 @@ import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createDatabase, type Database } from '@skiptrace/storage';
 import request from 'supertest';
-import { BATCH_COLUMNS, BATCH_FROM } from '../src/dispatch.ts';
+import { BATCH_COLUMNS, BATCH_FROM, UPLOAD_INTERRUPTED } from '../src/dispatch.ts';
+import { PROPERTY_COLUMNS } from '../src/ingest.ts';
 import { startBatchWorker, sweepBatches } from '../src/index.ts';
 import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
 
@@ -58,7 +59,7 @@ const batchStatus = async (id: string) =>
 async function eventDelivered(): Promise<void> {
   for (let i = 0; i < 100 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
-const sweepOptions = { staleChunkMs: 1, abandonedUploadMs: 3_600_000, maxChunkDispatches: 3 };
+const sweepOptions = { staleChunkMs: 1, uploadLeaseMs: 3_600_000, maxChunkDispatches: 3 };
 
 describe('stalled batches', () => {
   it('chunk jobs lost on the broker: the sweep republishes them and the batch completes', async () => {
@@ -113,5 +114,54 @@ describe('stalled batches', () => {
     expect(outcomes.rows).toEqual([{ status: 'failed', error: row.error, n: row.accepted }]);
     await eventDelivered();
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ id, status: 'failed', error: row.error })]);
+  });
+});
+
+describe('uploads are judged by their lease, never by their age (#22 item 9)', () => {
+  /** A receiving batch with `rows` stored rows and the given heartbeat and creation ages. */
+  async function receiving(rows: number, heartbeatAge: string, createdAge: string): Promise<string> {
+    const { rows: created } = await db.query<{ id: string }>(
+      `INSERT INTO batches (account_id, format, upload_owner, upload_heartbeat_at, created_at)
+       VALUES ('acct-stall', 'csv', 'gone-host:4242:deadbeef', now() - $1::interval, now() - $2::interval) RETURNING id`,
+      [heartbeatAge, createdAge],
+    );
+    const id = created[0]!.id;
+    const stored = Array.from({ length: rows }, (_, i) => [
+      'acct-stall',
+      `${i + 1} Main St`,
+      'Austin',
+      'TX',
+      '78701',
+      'Ann',
+      'Lee',
+      id,
+      i + 1,
+      [`${i + 1} Main St`, 'Austin', 'TX', '78701', 'Ann', 'Lee'],
+    ]);
+    await db.copyRows('properties', PROPERTY_COLUMNS, stored);
+    return id;
+  }
+
+  it('an upload whose owner stopped heartbeating is failed with the reason and announced', async () => {
+    const id = await receiving(3, '1 minute', '1 minute');
+    const report = await sweepBatches(db, bus, { ...sweepOptions, uploadLeaseMs: 20_000 });
+    expect(report.interrupted).toBe(1);
+    expect(await batchStatus(id)).toMatchObject({
+      status: 'failed',
+      error: UPLOAD_INTERRUPTED,
+      processed: 3,
+      failed: 3,
+    });
+    await eventDelivered();
+    expect(events).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ id, status: 'failed', error: UPLOAD_INTERRUPTED }) }),
+    ]);
+  });
+
+  it('an upload two hours old whose owner still heartbeats is left alone', async () => {
+    const id = await receiving(3, '0 seconds', '2 hours');
+    const report = await sweepBatches(db, bus, { ...sweepOptions, uploadLeaseMs: 20_000 });
+    expect(report.interrupted).toBe(0);
+    expect((await batchStatus(id)).status).toBe('receiving');
   });
 });

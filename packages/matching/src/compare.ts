@@ -9,7 +9,7 @@
  */
 import { editDistance } from './edit-distance.ts';
 import { areNicknames, isKnownGivenName } from './nickname.ts';
-import type { NormalizedPerson } from './names.ts';
+import type { NormalizedPerson } from './person.ts';
 import { sharedCode } from './phonetic.ts';
 import type { StreetParts } from './street.ts';
 import { SUFFIX_NAME } from './tables/suffixes.ts';

@@ -11,9 +11,6 @@ import { mulberry32, pick, randomInt } from './prng.ts';
 import type { Random } from './prng.ts';
 import { foldAscii } from './text.ts';
 
-export { demoQueryFor } from './demo-query.ts';
-export type { DemoQuery } from './demo-query.ts';
-
 /** A canonical contact row, as the ingest pipeline and the storage layer expect it. */
 export interface ContactRow {
   street_address: string;

@@ -6,12 +6,12 @@ export type { Zip } from './region.ts';
 export { parseStreetLine } from './street.ts';
 export type { StreetParts } from './street.ts';
 export { jaroWinkler } from './jaro-winkler.ts';
-export { areNicknames, formalNamesFor, isKnownGivenName, nicknameTableSize, nicknamesOf } from './nickname.ts';
+export { areNicknames, formalNamesFor, isKnownGivenName, nicknamesOf } from './nickname.ts';
 export { compareNames, nameScore, nameTokens, normalizePerson } from './names.ts';
-export type { NameComparison, NameQuery, NameRecord, NormalizedPerson } from './names.ts';
+export type { NameComparison, NameQuery, NameRecord } from './names.ts';
+export type { NormalizedPerson } from './person.ts';
 export {
   MATCH_THRESHOLD,
-  WEIGHTS,
   blockingKeys,
   buildMatchQuery,
   compareCandidate,
@@ -20,7 +20,6 @@ export {
   candidateKeys,
   rankCandidates,
   scoreCandidate,
-  scoreCandidates,
 } from './score.ts';
 export type {
   BlockingKeys,
@@ -52,38 +51,18 @@ export type {
 } from './compare.ts';
 export { editDistance } from './edit-distance.ts';
 export { foldAscii } from './text.ts';
-export { metaphone, soundAlike } from './phonetic.ts';
+export { metaphone } from './phonetic.ts';
 export { normalizePhone, phoneType } from './phones.ts';
 export type { PhoneType } from './phones.ts';
-export { CONTACT_COLUMNS, demoQueryFor, generateContacts } from './demo-data.ts';
-export type { ContactRow, DemoQuery, GenerateOptions } from './demo-data.ts';
+export { CONTACT_COLUMNS, generateContacts } from './demo-data.ts';
+export type { ContactRow, GenerateOptions } from './demo-data.ts';
+export { demoQueryFor } from './demo-query.ts';
+export type { DemoQuery } from './demo-query.ts';
 export { hashString, mulberry32 } from './prng.ts';
+export type { Random } from './prng.ts';
 export { NICKNAME_GROUPS } from './tables/nicknames.ts';
 export { SPANISH_NICKNAME_GROUPS } from './tables/nicknames-es.ts';
 export { MODEL } from './tables/model.ts';
 export { PUB28_C1, SUFFIX_BY_FORM, SUFFIX_NAME } from './tables/suffixes.ts';
 export { DIRECTIONAL_BY_FORM, UNIT_BY_FORM } from './tables/units.ts';
 export { STATE_NAMES } from './tables/states.ts';
-export {
-  NOISE_KINDS,
-  STRESS_KINDS,
-  RELIABILITY_BANDS,
-  formatEvaluation,
-  generatePopulation,
-  generateQueries,
-  gradeEvaluation,
-  isAbsentKind,
-  populationCsv,
-} from './evaluation.ts';
-export type {
-  EvalKind,
-  EvalPerson,
-  EvalQuery,
-  EvalReport,
-  EvalResult,
-  KindStats,
-  NoiseKind,
-  Population,
-  StressKind,
-} from './evaluation.ts';
-export { generateStressPopulation, generateStressQueries } from './evaluation-stress.ts';

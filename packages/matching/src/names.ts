@@ -4,6 +4,7 @@
  */
 import { compareFirst, compareLast, swappedLevel } from './compare.ts';
 import type { FirstLevel, LastLevel, SwapLevel } from './compare.ts';
+import type { NormalizedPerson } from './person.ts';
 import { foldAscii } from './text.ts';
 
 export interface NameQuery {
@@ -23,15 +24,6 @@ export interface NameComparison {
   swapped: SwapLevel | null;
   /** `name_swapped`, `name_absent`, `name_entity`, or `last_name_<level>` and `first_name_<level>`. */
   reasons: string[];
-}
-
-export interface NormalizedPerson {
-  first: string[];
-  last: string[];
-  /** Last name with spaces removed: "DE LA CRUZ" → "DELACRUZ", "MC DONALD" → "MCDONALD". */
-  lastCompact: string;
-  /** An organisation (LLC, TRUST …) rather than a person; person matching is skipped. */
-  entity: boolean;
 }
 
 const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V', '2ND', '3RD', 'ESQ', 'MD', 'PHD', 'DDS']);

@@ -73,8 +73,3 @@ export function formalNamesFor(name: string): string[] {
 export function nicknamesOf(name: string): string[] {
   return [...(LINKS.get(name) ?? [])];
 }
-
-/** Number of distinct names the tables know. */
-export function nicknameTableSize(): number {
-  return LINKS.size;
-}

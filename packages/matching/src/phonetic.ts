@@ -28,8 +28,3 @@ export function sharedCode(a: string, b: string): string {
   for (const x of [pa, sa]) for (const y of [pb, sb]) if (x !== '' && x === y && x.length > best.length) best = x;
   return best;
 }
-
-/** True when both words are non-empty and share a Double Metaphone code. */
-export function soundAlike(a: string, b: string): boolean {
-  return sharedCode(a, b) !== '';
-}

@@ -3,7 +3,7 @@
  *
  * Fellegi–Sunter (docs/matching.md). Each field comparison (compare.ts) lands on an
  * agreement level; each level carries a match weight log2(m/u) from MODEL (estimated on
- * generated data by bench/estimate-weights.ts and recorded in tables/model.ts). A
+ * generated data by test/eval/estimate-weights.ts and recorded in tables/model.ts). A
  * candidate's weight is the sum over fields. Weights become a calibrated probability:
  *
  * - a query with a first name asks for ONE person, so the candidates compete: with
@@ -31,15 +31,12 @@ import type {
   ZipLevel,
 } from './compare.ts';
 import { compareNames, normalizePerson, personFromTokens } from './names.ts';
-import type { NormalizedPerson } from './names.ts';
+import type { NormalizedPerson } from './person.ts';
 import { parseStreetLine } from './street.ts';
 import { MODEL } from './tables/model.ts';
 
 /** Records at or above this probability are returned as matches (docs/matching.md). */
 export const MATCH_THRESHOLD = MODEL.threshold;
-
-/** The match weights (bits) per field and level, and the calibration. */
-export const WEIGHTS = MODEL;
 
 /** Below the threshold whatever else agrees (contradicting evidence). */
 const REJECTED = 0;
@@ -290,14 +287,6 @@ function scoreAll<T extends CandidateRecord>(query: Prepared, candidates: Iterab
 export function scoreCandidate(query: MatchQuery, candidate: CandidateRecord): CandidateScore {
   const [scored] = scoreAll(prepare(query), [candidate]);
   return { confidence: scored!.confidence, reasons: scored!.reasons };
-}
-
-/** Every candidate scored, in input order (for evaluation and calibration). */
-export function scoreCandidates<T extends CandidateRecord>(
-  query: MatchQuery,
-  candidates: Iterable<T>,
-): RankedCandidate<T>[] {
-  return scoreAll(prepare(query), candidates);
 }
 
 /** Candidates at or above MATCH_THRESHOLD, best first (ties keep input order). */

@@ -1,3 +1,10 @@
 /** @skiptrace/owners — pure functions: owner-of-record strings as rolls write them, parsed into owners with a kind. */
-export { cleanOwnerText, decideOrder, kindOfTokens, parseOwnerNames, parseOwnerParts } from './owner-names.ts';
-export type { OwnerKind, OwnerNameParts, OwnerOfRecord } from './owner-names.ts';
+export {
+  cleanOwnerText,
+  decideOrder,
+  detectNameOrder,
+  kindOfTokens,
+  parseOwnerNames,
+  parseOwnerParts,
+} from './owner-names.ts';
+export type { NameOrder, OwnerKind, OwnerNameOptions, OwnerNameParts, OwnerOfRecord } from './owner-names.ts';

@@ -6,22 +6,28 @@
  *    → ETAL, "H/W" and "CO-TRS" folded, and everything from a care-of mark ("C/O", "ATTN",
  *    "%") on dropped — a care-of names where the mail goes, not an owner.
  * 2. Join the lines of one owner: a second line that continues the first (it begins with a
- *    trust, company or role word, or the first ends with "&"), or a trustee on one line and
- *    the trust's name on the other, become one owner. Any other second line is a co-owner.
+ *    trust, company, role or entity word — "OF PHILADELPHIA", "BAPTIST CHURCH" — or the first
+ *    ends with "&"), or a trustee on one line and the trust's name on the other, become one
+ *    owner; a second line of given names only ("MARY") is the first owner's spouse. Any other
+ *    second line is a co-owner.
  * 3. Classify the whole string before splitting it at "&" (so "SMITH & JONES LLC" stays one
  *    company): legal forms and banks → company (an organisation when a church or association
  *    word is there too); public bodies → government; churches, schools, associations, HOAs,
  *    condominiums → organization; TR/TRS/TRUSTEE/TRUST/REVOCABLE … → trust (not TRUST CO,
- *    TRUST FUND, HOUSING TRUST); ESTATE OF / … EST / DECD / executors → estate (not REAL
- *    ESTATE, ESTATES, an estate's HOA); then the weaker company words (HOLDINGS, REALTY …);
- *    religious words that are also surnames (BAPTIST, TEMPLE) only with more evidence;
- *    digits → company; the rest → people.
- * 4. People: split at "&" / AND; each part is "LAST FIRST M" or "FIRST M LAST", decided per
- *    part by evidence (see decideOrder): a comma; an initial last ("SMITH JOHN A") or second
- *    ("JOHN A SMITH"); a leading surname particle (DE, VAN, MC); which words are known given
- *    names (the tables of @skiptrace/matching, very common surnames counted weakly); ties go
- *    to the roll order, LAST FIRST. A later part of a couple with only given names shares the
- *    first part's surname ("SMITH JOHN & MARY B", "JOHN & MARY SMITH").
+ *    TRUST FUND, HOUSING TRUST, a securitisation trust); ESTATE OF / … EST / DECD / executors
+ *    → estate (not REAL ESTATE, ESTATES, an estate's HOA); then the weaker company words
+ *    (HOLDINGS, REALTY …); religious words that are also surnames (BAPTIST, TEMPLE, UNION)
+ *    only with more evidence; a word before ST/AVE/RD names a street, not a kind; digits, a
+ *    single word, a leading THE or a name cut after its comma → company; the rest → people.
+ * 4. People: split at "&" / AND; each part is "LAST FIRST M" or "FIRST M LAST". Certain
+ *    evidence: a comma; an initial last ("SMITH JOHN A") or second ("JOHN A SMITH"); a
+ *    leading surname particle (DE, VAN, MC); a surname two parts of the record share (first
+ *    in both, or last in both). A part without it follows the record's certain parts (see
+ *    recordHint); otherwise soft evidence (known given names from @skiptrace/matching,
+ *    common surnames, surname endings, East Asian surnames first) must favour one order by
+ *    more than SOFT_MARGIN, else the roll order LAST FIRST stands. A later part of a couple
+ *    with only given names shares the first part's surname ("SMITH JOHN & MARY B", "JOHN &
+ *    MARY SMITH").
  * 5. A last word cut at the field width (21 or 40 characters) is read as the marker word it
  *    begins when the string is that long: "… REVOCABLE LIVING TRU" is a trust.
  */
@@ -31,15 +37,19 @@ import {
   COMMON_SURNAMES,
   COMPANY_STRONG,
   COMPANY_WEAK,
+  EAST_ASIAN_SURNAMES,
+  END_SUFFIXES,
   ESTATE_MARKERS,
   ESTATE_NOT_AN_ESTATE_AFTER,
   EXECUTOR_WORDS,
+  EXTRA_GIVEN_NAMES,
   GOVERNMENT_PHRASES,
   GOVERNMENT_WORDS,
   NOISE_WORDS,
   ORGANIZATION_STRONG,
   ORGANIZATION_WEAK,
   SUFFIXES,
+  SURNAME_ENDINGS,
   SURNAME_PARTICLES,
   TITLES,
   TRUST_MARKERS,
@@ -69,7 +79,28 @@ export interface OwnerNameParts {
   lastName?: string | null;
 }
 
-type Order = 'lastFirst' | 'firstLast';
+/** How a source writes a person: "SMITH JOHN A" (rolls) or "JOHN A SMITH" (many list providers). */
+export type NameOrder = 'lastFirst' | 'firstLast';
+type Order = NameOrder;
+
+export interface OwnerNameOptions {
+  /**
+   * The order to read a person in when the string itself does not say (no comma, no initial,
+   * no shared surname, no clear given-name evidence). Default 'lastFirst', the roll order;
+   * detectNameOrder works it out from a file's records.
+   */
+  order?: NameOrder;
+}
+
+/** The order a record's people are written in, and whether that is certain (comma, initials, shared surname). */
+interface Hint {
+  order: Order;
+  decisive: boolean;
+  /** From the soft evidence of all the record's people: followed by those without their own certainty. */
+  aggregate?: boolean;
+}
+
+const ROLL_ORDER: Hint = { order: 'lastFirst', decisive: false };
 
 interface PersonParts {
   first?: string;
@@ -97,8 +128,8 @@ const CUT_WORDS: readonly string[] = [
   'PROPERTIES',
   'INVESTMENTS',
   'CORPORATION',
-  'ASSOCIATION',
   'ASSOCIATES',
+  'ASSOCIATION',
   'ENTERPRISES',
   'DEVELOPMENT',
   'PARTNERSHIP',
@@ -122,15 +153,37 @@ const UNKNOWN_OWNER =
   /^(?:UNAVAILABLE OWNER|OWNER UNAVAILABLE|UNKNOWN|UNKNOWN OWNER|OWNER UNKNOWN|NOT AVAILABLE|NONE|N\/A|NA|CURRENT OWNER|OWNER|OWNERS|RECORD OWNER|VACANT|NO NAME|NAME NOT AVAILABLE)$/;
 
 const TEMPLE_NAMES = new Set(['BETH', 'ISRAEL', 'SHALOM', 'EMANUEL', 'EMANU-EL', 'SINAI', 'OF', 'JUDEA', 'TIFERETH']);
-const BANK_WORDS = new Set(['BANK', 'BANCORP', 'FSB', 'NA', 'SAVINGS', 'MORTGAGE', 'FINANCIAL', 'FCU', 'CREDIT']);
+const BANK_WORDS = new Set([
+  'BANK',
+  'BANCORP',
+  'FSB',
+  'SAVINGS',
+  'SAVS',
+  'SVGS',
+  'MORTGAGE',
+  'MTGE',
+  'FINANCIAL',
+  'FCU',
+]);
+const isBankWord = (token: string): boolean => BANK_WORDS.has(token) || (token.length > 5 && token.endsWith('BANK'));
+/** A word before one of these is a street's name ("CHURCH ST", "UNION AVE"), not the owner's kind. */
+const STREET_TYPES = new Set(
+  'ST STREET AVE AV AVENUE RD ROAD LN LANE PL PLACE BLVD DR DRIVE CT COURT TER TERRACE WAY PIKE HWY SQ PKWY'.split(' '),
+);
 const LEGAL_FORMS = new Set(['LLC', 'LLLP', 'LP', 'LLP', 'LTD', 'INC', 'INCORPORATED', 'PLLC', 'PC', 'GMBH']);
 
 // ---------------------------------------------------------------------------------------
 // Cleaning and tokens
 
+/** A line of plain words, and the words in one that still need the full cleaning. */
+const SIMPLE_LINE = /^[A-Z0-9 ]*$/;
+const SIMPLE_LINE_EXCEPT = /\b(?:ET|CO|C O|ATTN|ATTENTION|DEC)\b/;
+
 /** Upper-case ASCII text with the roll's punctuation normalised and any care-of cut off. */
 export function cleanOwnerText(raw: string): string {
   let s = foldAscii(raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw);
+  // Most roll lines are plain words: spare them the punctuation passes.
+  if (SIMPLE_LINE.test(s) && !SIMPLE_LINE_EXCEPT.test(s)) return s.replace(/ {2,}/g, ' ').trim();
   s = s.replace(/[\u2018\u2019`´]/g, "'").replace(/[\u2013\u2014]/g, '-');
   s = s.replace(/\bC\s*\/\s*O\b/g, ' C/O ').replace(/\bC\/0\b/g, ' C/O ');
   const careOf = CARE_OF.exec(s);
@@ -139,17 +192,22 @@ export function cleanOwnerText(raw: string): string {
     .replace(/\bET\.?\s*(?:AL|ALS|ALII)\b\.?/g, ' ETAL ')
     .replace(/\bET\.?\s*UX\b\.?/g, ' ETUX ')
     .replace(/\bET\.?\s*VIR\b\.?/g, ' ETVIR ')
-    .replace(/\b[HW]\s*\/\s*[HW]\b/g, ' HW ')
     .replace(/\bCO[-\s]?(TRS|TR|TRUSTEES?|TTEES?)\b/g, ' TRS ')
-    .replace(/\bEXEC\s*\/\s*OF\b/g, ' EXEC OF ')
-    .replace(/\bDEC'?D\b/g, ' DECD ')
-    .replace(/\bA\/K\/A\b/g, ' AKA ')
-    .replace(/\bU\/[AD](?:\/[TD])?\b/g, ' UA ')
-    .replace(/\bL\s*\/\s*E\b/g, ' LE ')
-    .replace(/\b(?:JT|TEN)\s*\/\s*(?:RS|WROS|COM|ENT)\b/g, ' JTRS ')
-    .replace(/(\d)\s*\/\s*(\d)/g, '$1/$2')
+    .replace(/\bDEC'?D\b/g, ' DECD ');
+  if (s.includes('/')) {
+    s = s
+      .replace(/\b[HW]\s*\/\s*[HW]\b/g, ' HW ')
+      .replace(/\b[SMJTWH]\s*\/\s*[SMWTHC]\b/g, ' ')
+      .replace(/\bEXEC\s*\/\s*OF\b/g, ' EXEC OF ')
+      .replace(/\bA\/K\/A\b/g, ' AKA ')
+      .replace(/\bU\/[AD](?:\/[TD])?\b/g, ' UA ')
+      .replace(/\bL\s*\/\s*E\b/g, ' LE ')
+      .replace(/\b(?:JT|TEN)\s*\/\s*(?:RS|WROS|COM|ENT)\b/g, ' JTRS ')
+      .replace(/(\d)\s*\/\s*(\d)/g, '$1/$2')
+      .replace(/\//g, (m, offset: number, str: string) => (/\d/.test(str[offset - 1] ?? '') ? m : ' & '));
+  }
+  return s
     .replace(/(\d)-(\d)/g, '$1/$2')
-    .replace(/\//g, (m, offset: number, str: string) => (/\d/.test(str[offset - 1] ?? '') ? m : ' & '))
     .replace(/[&+;]/g, ' & ')
     .replace(/,/g, ' , ')
     .replace(/\./g, ' ')
@@ -157,12 +215,13 @@ export function cleanOwnerText(raw: string): string {
     .replace(/(^|\s)[-']+|[-']+(?=\s|$)/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return s;
 }
 
 /** Tokens of cleaned text; single letters of a legal form join ("L L C" → LLC, "N A" → NA). */
 function tokenize(clean: string): string[] {
   const raw = clean === '' ? [] : clean.split(' ').slice(0, MAX_TOKENS);
+  // Only single letters ("L L C", "U S A") and "ET AL" are joined.
+  if (!raw.some((t) => t.length === 1 || t === 'ET')) return raw;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i++) {
     const next3 = raw.slice(i, i + 3).join(' ');
@@ -201,8 +260,16 @@ function givenWeight(token: string): number {
   const word = letters(token);
   if (word.length < 2) return 0;
   const parts = token.includes('-') ? token.split('-').map(letters) : [word];
-  if (!parts.every((part) => isKnownGivenName(part))) return 0;
+  if (!parts.every((part) => isKnownGivenName(part) || EXTRA_GIVEN_NAMES.has(part))) return 0;
   return COMMON_SURNAMES.has(word) ? 0.5 : 1;
+}
+
+/** 1 for a very common surname, 0.5 for a word with a surname's ending, 0 otherwise. */
+function surnameWeight(token: string): number {
+  const word = letters(token);
+  if (COMMON_SURNAMES.has(word)) return 1;
+  if (word.length >= 5 && SURNAME_ENDINGS.test(word) && givenWeight(token) === 0) return 0.5;
+  return 0;
 }
 
 /** A cut last word read as the marker it begins ("TRU" → TRUST) when the string is field-width long. */
@@ -230,9 +297,10 @@ function expandCut(tokens: string[], length: number): string[] {
 // ---------------------------------------------------------------------------------------
 // Kind
 
-function containsPhrase(joined: string, phrase: string): boolean {
-  return joined.includes(` ${phrase} `);
-}
+/** All government phrases as one pattern on " WORDS JOINED BY SPACES ". */
+const GOVERNMENT_PATTERN = new RegExp(
+  ` (?:${GOVERNMENT_PHRASES.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}) `,
+);
 
 function trustIndex(tokens: readonly string[]): number {
   for (let i = 0; i < tokens.length; i++) {
@@ -288,6 +356,7 @@ function estateIndex(tokens: readonly string[]): number {
       }
       return i;
     }
+    if ((token === 'EX' || token === 'EXS') && i >= 2 && i === tokens.length - 1) return i;
     if ((token === 'PERSONAL' && next === 'REPRESENTATIVE') || (token === 'PR' && i === tokens.length - 1 && i >= 2))
       return i;
   }
@@ -295,31 +364,98 @@ function estateIndex(tokens: readonly string[]): number {
 }
 
 /** The kind of a whole owner string (before it is split into persons). */
-export function kindOfTokens(tokens: readonly string[]): OwnerKind {
+/** The words estateIndex looks at besides the markers and executors. */
+const ESTATE_WORDS: ReadonlySet<string> = new Set(['ESTATE', 'EST', 'EX', 'EXS', 'PERSONAL', 'PR']);
+
+/** Each vocabulary set as a bit, and each word as the bits of the sets it is in: one pass per string. */
+const SET_BIT = new Map<ReadonlySet<string>, number>();
+const WORD_MASK = new Map<string, number>();
+for (const set of [
+  LEGAL_FORMS,
+  BANK_WORDS,
+  ORGANIZATION_STRONG,
+  ORGANIZATION_WEAK,
+  GOVERNMENT_WORDS,
+  COMPANY_STRONG,
+  COMPANY_WEAK,
+  TRUST_MARKERS,
+  TRUST_WORDS,
+  ESTATE_MARKERS,
+  EXECUTOR_WORDS,
+  ESTATE_WORDS,
+]) {
+  const bit = 1 << SET_BIT.size;
+  SET_BIT.set(set, bit);
+  for (const word of set) WORD_MASK.set(word, (WORD_MASK.get(word) ?? 0) | bit);
+}
+const bitOf = (set: ReadonlySet<string>): number => SET_BIT.get(set) ?? 0;
+const TRUSTISH = bitOf(TRUST_MARKERS) | bitOf(TRUST_WORDS);
+const ESTATEISH = bitOf(ESTATE_MARKERS) | bitOf(EXECUTOR_WORDS) | bitOf(ESTATE_WORDS);
+
+/** Kinds already worked out, per token array (a line is classified several times while lines are joined). */
+const KIND_CACHE = new WeakMap<readonly string[], OwnerKind>();
+
+export function kindOfTokens(all: readonly string[]): OwnerKind {
+  let kind = KIND_CACHE.get(all);
+  if (kind === undefined) {
+    kind = kindOfString(all);
+    KIND_CACHE.set(all, kind);
+  }
+  return kind;
+}
+
+function kindOfString(all: readonly string[]): OwnerKind {
+  const kind = kindOfWords(all);
+  if (kind !== 'person') return kind;
+  // A single word, a leading THE, or a name cut right after its comma ("1857 ENTERPRISE,") is a business.
+  const words = all.filter((t) => t !== ',' && t !== '&');
+  if (words.length === 1 && givenWeight(words[0] as string) === 0 && !/^[A-Z]$/.test(words[0] as string))
+    return 'company';
+  if (all[0] === 'THE' && words.length > 1) return 'company';
+  if (all[all.length - 1] === ',' && all.join(' ').length >= CUT_WIDTH) return 'company';
+  return 'person';
+}
+
+function kindOfWords(all: readonly string[]): OwnerKind {
+  // Words naming a street ("CHURCH ST", "UNION AVE") say nothing of the owner's kind.
+  const street = all.some((t) => STREET_TYPES.has(t));
+  const tokens = street ? all.map((t, i) => (STREET_TYPES.has(all[i + 1] ?? '') ? `${t}~` : t)) : all;
   const joined = ` ${tokens.join(' ')} `;
-  const has = (set: ReadonlySet<string>): boolean => tokens.some((t) => set.has(t));
-  const hasBank = has(BANK_WORDS);
+  let mask = 0;
+  for (const t of tokens) mask |= WORD_MASK.get(t) ?? 0;
+  const has = (set: ReadonlySet<string>): boolean => (mask & (SET_BIT.get(set) ?? 0)) !== 0;
+  const hasBank =
+    tokens.some(isBankWord) ||
+    joined.includes(' REAL ESTATE ') ||
+    / (?:USA|AMERICA|ASSOCIATION) NA /.test(joined) ||
+    / NA (?:TR|TRS|TRUSTEE) /.test(joined);
   const orgStrong = has(ORGANIZATION_STRONG);
   if (has(LEGAL_FORMS) || hasBank) {
     if (orgStrong && !hasBank) return 'organization';
     return 'company';
   }
-  if (GOVERNMENT_PHRASES.some((phrase) => containsPhrase(joined, phrase)) || has(GOVERNMENT_WORDS)) {
+  if (GOVERNMENT_PATTERN.test(joined) || has(GOVERNMENT_WORDS)) {
     return 'government';
   }
-  if (orgStrong) return 'organization';
-  if (trustIndex(tokens) >= 0) return 'trust';
-  if (estateIndex(tokens) >= 0) return 'estate';
+  if (orgStrong || joined.includes(' OF GOD ')) return 'organization';
+  if ((mask & TRUSTISH) !== 0 && trustIndex(tokens) >= 0) {
+    // A securitisation trust ("LSF10 MASTER PARTICIPATION TRUST") is a company, not a family's trust.
+    return tokens.some((t) => /[A-Z]/.test(t) && /\d/.test(t) && !t.includes('/')) ? 'company' : 'trust';
+  }
+  if ((mask & ESTATEISH) !== 0 && estateIndex(tokens) >= 0) return 'estate';
   if (has(COMPANY_STRONG)) return 'company';
+  if (has(COMPANY_WEAK)) return 'company';
   const weakOrg = tokens.findIndex((t) => ORGANIZATION_WEAK.has(t));
   if (weakOrg >= 0) {
-    const others = tokens.filter((t, i) => i !== weakOrg && t !== '&' && !NOISE_WORDS.has(t));
-    const named = others.some((t) => givenWeight(t) > 0 || isInitial(t));
+    // BAPTIST, TEMPLE, UNION … are surnames too: an organisation only with more evidence.
     const temple = tokens[weakOrg] === 'TEMPLE' && TEMPLE_NAMES.has(tokens[weakOrg + 1] ?? '');
     const twoWeak = tokens.filter((t) => ORGANIZATION_WEAK.has(t)).length > 1;
-    if (temple || twoWeak || !named || joined.includes(' OF ')) return 'organization';
+    const others = tokens.filter((t, i) => i !== weakOrg && t !== '&' && t !== ',' && !NOISE_WORDS.has(t));
+    const named = others.some((t) => givenWeight(t) > 0 || isInitial(t));
+    if (temple || twoWeak || joined.includes(' OF ') || tokens[0] === 'THE' || (!named && others.length >= 2)) {
+      return 'organization';
+    }
   }
-  if (has(COMPANY_WEAK)) return 'company';
   if (tokens.some((t) => hasDigit(t) && !/^\d+(?:ST|ND|RD|TH)$/.test(t))) return 'company';
   return 'person';
 }
@@ -367,6 +503,7 @@ const KEEP_UPPER = new Set([
 const SMALL_WORDS = new Set(['OF', 'THE', 'AND', 'FOR', 'IN', 'AT', 'ON', 'DE', 'LA', 'DEL', 'Y', 'VAN', 'DER', 'VON']);
 
 function capitalise(word: string): string {
+  if (/^[A-Z]+$/.test(word) && !word.startsWith('MC')) return word[0] + word.slice(1).toLowerCase();
   const lower = word.toLowerCase();
   const cap = lower.replace(/(^|[-'])([a-z])/g, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
   if (/^Mc[a-z]{2,}/.test(cap)) return `Mc${(cap[2] as string).toUpperCase()}${cap.slice(3)}`;
@@ -409,40 +546,103 @@ function personDisplay(p: PersonParts): string {
 // ---------------------------------------------------------------------------------------
 // People
 
-/** "LAST FIRST M" or "FIRST M LAST" for one person's words (suffixes already taken out). */
-export function decideOrder(tokens: readonly string[], fallback: Order = 'lastFirst'): Order {
+interface Evidence {
+  order: Order;
+  decisive: boolean;
+  /** Soft evidence for LAST FIRST minus that for FIRST LAST (0 when decisive or none). */
+  margin: number;
+}
+
+/** How much soft evidence (given names, surnames) it takes to read a person against the expected order. */
+const SOFT_MARGIN = 1;
+
+const isParticle = (token: string, at: number): boolean => SURNAME_PARTICLES.has(token) || (token === 'O' && at === 0);
+
+/** How one person's words (suffixes taken out) are ordered, and how sure that is. */
+function orderEvidence(tokens: readonly string[], fallback: Order): Evidence {
   const n = tokens.length;
-  if (n < 2) return fallback;
+  const sure = (order: Order): Evidence => ({ order, decisive: true, margin: 0 });
+  if (n < 2) return { order: fallback, decisive: false, margin: 0 };
   const first = tokens[0] as string;
   const second = tokens[1] as string;
   const last = tokens[n - 1] as string;
-  if (isInitial(last) && !isInitial(first)) return 'lastFirst';
-  if (isInitial(first)) return 'firstLast';
-  if (n >= 3 && isInitial(second)) return 'firstLast';
-  if (SURNAME_PARTICLES.has(first) && (givenWeight(first) === 0 || SURNAME_PARTICLES.has(second))) return 'lastFirst';
-  if (n >= 3 && SURNAME_PARTICLES.has(tokens[n - 2] as string) && givenWeight(tokens[n - 2] as string) === 0) {
-    return 'firstLast';
+  if (isInitial(last) && !isInitial(first)) return sure('lastFirst');
+  if (isInitial(first)) return sure('firstLast');
+  if (n >= 3 && isInitial(second)) return sure('firstLast');
+  if (
+    isParticle(first, 0) &&
+    n >= 3 &&
+    (givenWeight(first) === 0 || isParticle(second, 1) || givenWeight(second) === 0)
+  ) {
+    return sure('lastFirst');
+  }
+  const beforeLast = tokens[n - 2] as string;
+  if (n >= 3 && !isInitial(beforeLast) && SURNAME_PARTICLES.has(beforeLast) && givenWeight(beforeLast) === 0) {
+    return sure('firstLast');
   }
   const g0 = givenWeight(first);
   const g1 = givenWeight(second);
   const gn = givenWeight(last);
-  let lastFirst = g1 * 2 - g0;
-  let firstLast = g0 * 2 - gn;
+  let lastFirst = g1 * 2 - g0 + surnameWeight(first) * 1.5 - surnameWeight(second);
+  let firstLast = g0 * 2 - gn + surnameWeight(last) * 1.5 - surnameWeight(first);
   if (n >= 3) {
     lastFirst += gn * 0.5;
     firstLast += g1 * 0.5;
   }
+  if (EAST_ASIAN_SURNAMES.has(first) && !EAST_ASIAN_SURNAMES.has(second)) lastFirst += 2.5;
   if (first.includes('-') && g0 === 0) lastFirst += 1;
-  if (n >= 2 && last.includes('-') && gn === 0) firstLast += 1;
-  if (lastFirst > firstLast) return 'lastFirst';
-  if (firstLast > lastFirst) return 'firstLast';
+  if (last.includes('-') && gn === 0) firstLast += 1;
+  // Soft evidence must be clear to overturn the expected order (rolls write LAST FIRST).
+  const margin = lastFirst - firstLast;
+  const order = margin > SOFT_MARGIN ? 'lastFirst' : margin < -SOFT_MARGIN ? 'firstLast' : fallback;
+  return { order, decisive: false, margin };
+}
+
+/** "LAST FIRST M" or "FIRST M LAST" for one person's words (suffixes already taken out). */
+export function decideOrder(tokens: readonly string[], fallback: Order = 'lastFirst'): Order {
+  return orderEvidence(tokens, fallback).order;
+}
+
+/**
+ * The order of a record's people, from all its parts together: a word two parts begin (or
+ * end) with is their shared surname ("ODELL PATRICK" / "ODELL RYAN"); else the parts that
+ * are certain (comma, initials, particles) decide; else the sum of the soft evidence.
+ */
+function recordHint(parts: readonly (readonly string[])[], fallback: Hint): Hint {
+  const wordsOf = parts.map((part) => personWords(part).words).filter((words) => words.length >= 2);
+  if (wordsOf.length >= 2) {
+    const firsts = wordsOf.map((w) => w[0] as string);
+    const lasts = wordsOf.map((w) => w[w.length - 1] as string);
+    const repeated = (list: string[]): boolean => list.some((word, i) => list.indexOf(word) !== i);
+    if (repeated(firsts) && !repeated(lasts)) return { order: 'lastFirst', decisive: true };
+    if (repeated(lasts) && !repeated(firsts)) return { order: 'firstLast', decisive: true };
+  }
+  let sure = 0;
+  let soft = 0;
+  for (const part of parts) {
+    if (part.includes(',')) {
+      sure += 1;
+      continue;
+    }
+    const evidence = orderEvidence(personWords(part).words, fallback.order);
+    if (evidence.decisive) sure += evidence.order === 'lastFirst' ? 1 : -1;
+    else soft += evidence.margin;
+  }
+  if (sure !== 0) return { order: sure > 0 ? 'lastFirst' : 'firstLast', decisive: true };
+  if (wordsOf.length >= 2) {
+    const order = soft > SOFT_MARGIN ? 'lastFirst' : soft < -SOFT_MARGIN ? 'firstLast' : fallback.order;
+    return { order, decisive: false, aggregate: true };
+  }
   return fallback;
 }
+
+/** A particle that is also an East Asian surname (LE) stands alone before a given name ("LE JASON HAN"). */
+const joinsNext = (token: string, at: number): boolean => isParticle(token, at) && !EAST_ASIAN_SURNAMES.has(token);
 
 /** The surname at the start: particles join the word after them ("DE LA CRUZ", "VAN DER BERG"). */
 function leadingSurnameLength(tokens: readonly string[]): number {
   let i = 0;
-  while (i < tokens.length - 1 && SURNAME_PARTICLES.has(tokens[i] as string) && tokens.length - i > 2) i++;
+  while (i < tokens.length - 1 && joinsNext(tokens[i] as string, i) && tokens.length - i > 2) i++;
   return i + 1;
 }
 
@@ -462,7 +662,9 @@ function buildPerson(tokens: readonly string[], order: Order, suffix: string | u
     if (k === 1 && tokens.length >= 3) {
       const second = tokens[1] as string;
       const third = tokens[2] as string;
-      if (!isInitial(second) && givenWeight(second) === 0 && givenWeight(third) === 1) k = 2;
+      const spanish =
+        (COMMON_SURNAMES.has(second) && !EAST_ASIAN_SURNAMES.has(tokens[0] as string)) || /EZ$/.test(second);
+      if (spanish && !isInitial(second) && givenWeight(second) === 0 && givenWeight(third) === 1) k = 2;
     }
     lastWords = tokens.slice(0, k);
     rest = tokens.slice(k);
@@ -494,16 +696,42 @@ const SUFFIX_DISPLAY: Record<string, string> = {
   PHD: 'PhD',
 };
 
+interface PersonWords {
+  words: string[];
+  suffix?: string;
+  suffixAt: number;
+}
+
+/** personWords already worked out, per part (a part is read several times: order, couple, person). */
+const WORDS_CACHE = new WeakMap<readonly string[], PersonWords>();
+
 /** Takes titles, noise words and suffixes out of one person's words. */
-function personWords(tokens: readonly string[]): { words: string[]; suffix?: string; suffixAt: number } {
+function personWords(tokens: readonly string[]): PersonWords {
+  let cached = WORDS_CACHE.get(tokens);
+  if (cached === undefined) {
+    cached = personWordsOf(tokens);
+    WORDS_CACHE.set(tokens, cached);
+  }
+  return cached;
+}
+
+function personWordsOf(tokens: readonly string[]): PersonWords {
   const words: string[] = [];
   let suffix: string | undefined;
   let suffixAt = -1;
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
     if (token === ',' || token === '&') continue;
-    if (words.length === 0 && TITLES.has(token)) continue;
-    if (NOISE_WORDS.has(token) || token === 'LE') continue;
-    if (SUFFIXES.has(token) && words.length > 0 && !(token === 'V' && suffixAt < 0 && words.length < 2)) {
+    if (TITLES.has(token) && tokens.length > 1) continue;
+    if (NOISE_WORDS.has(token)) continue;
+    // LE after a name is a life estate ("SMITH JOHN LE"); before one it is a surname (LE JASON).
+    if (token === 'LE' && words.length > 0 && i === tokens.length - 1) continue;
+    if (
+      SUFFIXES.has(token) &&
+      words.length > 0 &&
+      (!END_SUFFIXES.has(token) ||
+        (words.length >= 2 && tokens.slice(i + 1).every((t) => t === ',' || NOISE_WORDS.has(t) || SUFFIXES.has(t))))
+    ) {
       suffix ??= SUFFIX_DISPLAY[token] ?? token;
       suffixAt = words.length;
       continue;
@@ -516,7 +744,7 @@ function personWords(tokens: readonly string[]): { words: string[]; suffix?: str
 /** One person from a part, with the surname to share when the part holds given names only. */
 function personFromPart(
   part: readonly string[],
-  context: { order?: Order; sharedLast?: string; defaultOrder: Order },
+  context: { order?: Order; sharedLast?: string; hint: Hint },
 ): { person: PersonParts; order: Order } {
   const comma = part.indexOf(',');
   const beforeComma = comma > 0 ? personWords(part.slice(0, comma)) : null;
@@ -549,13 +777,26 @@ function personFromPart(
       return { person, order: context.order };
     }
   }
-  let order = decideOrder(words, context.order ?? context.defaultOrder);
+  const evidence = orderEvidence(words, context.order ?? context.hint.order);
+  let order = evidence.order;
+  if (!evidence.decisive && (context.hint.decisive || context.hint.aggregate === true)) order = context.hint.order;
   if (suffixAt === 1 && words.length >= 2) order = 'lastFirst';
   return { person: buildPerson(words, order, suffix), order };
 }
 
+const PARTS_CACHE = new WeakMap<readonly string[], string[][]>();
+
 /** Splits at "&" (and AND between names) into parts. */
 function splitParts(tokens: readonly string[]): string[][] {
+  let cached = PARTS_CACHE.get(tokens);
+  if (cached === undefined) {
+    cached = splitPartsOf(tokens);
+    PARTS_CACHE.set(tokens, cached);
+  }
+  return cached;
+}
+
+function splitPartsOf(tokens: readonly string[]): string[][] {
   const parts: string[][] = [[]];
   for (const token of tokens) {
     if (token === '&' || token === 'AND') {
@@ -568,14 +809,15 @@ function splitParts(tokens: readonly string[]): string[][] {
 }
 
 /** The persons named by a people string ("SMITH JOHN A & MARY B", "JOHN & MARY SMITH"). */
-function personsOf(tokens: readonly string[], defaultOrder: Order): PersonParts[] {
+function personsOf(tokens: readonly string[], given: Hint): PersonParts[] {
   const parts = splitParts(tokens);
   if (parts.length === 0) return [];
+  const hint = given.decisive || given.aggregate === true ? given : recordHint(parts, given);
   const out: PersonParts[] = [];
   // "JOHN & MARY SMITH": a lone given name first, the surname written once at the end.
   const firstWords = personWords(parts[0] as string[]).words;
   if (parts.length >= 2 && firstWords.length === 1 && givenWeight(firstWords[0] as string) > 0) {
-    const second = personFromPart(parts[1] as string[], { defaultOrder: 'firstLast' });
+    const second = personFromPart(parts[1] as string[], { hint: { order: 'firstLast', decisive: false } });
     const secondWords = personWords(parts[1] as string[]).words;
     if (secondWords.length >= 2 && second.order === 'firstLast' && second.person.last !== undefined) {
       const lone = personWords(parts[0] as string[]);
@@ -583,18 +825,16 @@ function personsOf(tokens: readonly string[], defaultOrder: Order): PersonParts[
       if (lone.suffix !== undefined) firstPerson.suffix = lone.suffix;
       out.push(firstPerson, second.person);
       for (const part of parts.slice(2)) {
-        out.push(personFromPart(part, { order: 'firstLast', sharedLast: second.person.last, defaultOrder }).person);
+        out.push(personFromPart(part, { order: 'firstLast', sharedLast: second.person.last, hint }).person);
       }
       return out;
     }
   }
-  const head = personFromPart(parts[0] as string[], { defaultOrder });
+  const head = personFromPart(parts[0] as string[], { hint });
   out.push(head.person);
   for (const part of parts.slice(1)) {
     const context =
-      head.person.last === undefined
-        ? { defaultOrder }
-        : { order: head.order, sharedLast: head.person.last, defaultOrder };
+      head.person.last === undefined ? { hint } : { order: head.order, sharedLast: head.person.last, hint };
     out.push(personFromPart(part, context).person);
   }
   return out;
@@ -636,19 +876,49 @@ const TRUST_EXPAND: Record<string, string> = {
 const isTrusteeMark = (token: string): boolean =>
   ['TR', 'TRS', 'TRUSTEE', 'TRUSTEES', 'TTEE', 'TTEES', 'TRSTE', 'TRSTEE', 'TRUSTE'].includes(token);
 
-function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Order): OwnerOfRecord {
+/** Words that begin a trust's own name when they come before its marker. */
+const TRUST_NAME_WORDS: ReadonlySet<string> = new Set([
+  'REVOCABLE',
+  'REVOC',
+  'REVOCABL',
+  'REVOCALBE',
+  'IRREVOCABLE',
+  'IRREV',
+  'IRREVOC',
+  'LIVING',
+  'AGREEMENT',
+  'DECLARATION',
+  'INTERVIVOS',
+  'TESTAMENTARY',
+]);
+
+/** A name after OF / FOR / FBO in a trust's or estate's name is written in natural order: FIRST LAST. */
+const NATURAL_ORDER: Hint = { order: 'firstLast', decisive: false };
+const naturalOr = (hint: Hint): Hint => (hint.decisive ? hint : NATURAL_ORDER);
+
+/** Where a trust's own words begin: the qualifiers before the marker ("SMITH FAMILY TRUST", "… REVOCABLE LIVING TRUST"). */
+function trustStart(tokens: readonly string[]): number {
   let at = trustIndex(tokens);
-  // The words that qualify the trust start it ("SMITH FAMILY TRUST", "… REVOCABLE LIVING TRUST").
-  while (at > 1 && TRUST_WORDS.has(tokens[at - 1] as string) && !TRUST_MARKERS.has(tokens[at - 1] as string)) at--;
+  // A trust's name begins at its first naming word ("LORENA A PLAZA REVOCABLE AGREEMENT OF TR").
+  const named = tokens.findIndex((t, i) => i >= 1 && i < at && TRUST_NAME_WORDS.has(t));
+  if (named >= 1) at = named;
+  while (at > 0 && TRUST_WORDS.has(tokens[at - 1] as string) && !TRUST_MARKERS.has(tokens[at - 1] as string)) at--;
+  return at;
+}
+
+function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Hint): OwnerOfRecord {
+  const at = trustStart(tokens);
   let start = 0;
   while (start < at && (tokens[start] === 'THE' || TITLES.has(tokens[start] as string))) start++;
-  const nameTokens = tokens.slice(start, at).filter((t) => t !== ',');
+  const nameTokens = tokens.slice(start, at).filter((t) => t !== ',' && !hasDigit(t));
   const trustWords = tokens.slice(at);
   const isTrustName = trustWords.some((t) => !isTrusteeMark(t) && TRUST_WORDS.has(t)) || trustWords.includes('TRUST');
   // A trust named after the words ("TRUST OF JOHN SMITH", "SMITH FAMILY TRUST SMITH JOHN TR").
   const after = trustWords.filter((t) => !TRUST_WORDS.has(t) && !NOISE_WORDS.has(t) && !hasDigit(t) && t !== ',');
-  const personsBefore = nameTokens.length > 0 ? personsOf(nameTokens, defaultOrder) : [];
-  const personsAfter = after.length > 0 ? personsOf(after, defaultOrder) : [];
+  // A trust named after a property ("6927 RODNEY STREET TRUST", "5125 GREENE STREET TRUST") names nobody.
+  const addressNamed = hasDigit(tokens[start] ?? '') || tokens.slice(start, at).some((t) => STREET_TYPES.has(t));
+  const personsBefore = nameTokens.length > 0 && !addressNamed ? personsOf(nameTokens, defaultOrder) : [];
+  const personsAfter = after.length > 0 ? personsOf(after, naturalOr(defaultOrder)) : [];
   let person: PersonParts | undefined = personsBefore[0];
   const afterPerson = personsAfter[0];
   if (afterPerson?.first !== undefined && person?.first === undefined) person = afterPerson;
@@ -676,9 +946,11 @@ function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder:
           : personsBefore.map(personDisplay).join(' & ');
       name = `${lead} ${described.join(' ')}`;
     } else if (nameTokens.length > 0) {
-      name = `${entityCase(nameTokens)} ${described.join(' ')}`;
+      const written = addressNamed ? tokens.slice(start, at).filter((t) => t !== ',') : nameTokens;
+      name = `${entityCase(written)} ${described.join(' ')}`;
     } else {
-      name = person === undefined ? described.join(' ') : `${described.join(' ')} of ${personDisplay(person)}`;
+      const joiner = /^(?:Fbo|For|Of)$/.test(described[described.length - 1] ?? '') ? ' ' : ' of ';
+      name = person === undefined ? described.join(' ') : `${described.join(' ')}${joiner}${personDisplay(person)}`;
     }
   } else {
     const who = personsBefore.length > 0 ? personsBefore.map(personDisplay).join(' & ') : entityCase(nameTokens);
@@ -689,7 +961,7 @@ function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder:
   return person === undefined ? owner : withParts(owner, person);
 }
 
-function estateOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Order): OwnerOfRecord {
+function estateOwner(tokens: readonly string[], asRecorded: string, defaultOrder: Hint): OwnerOfRecord {
   const at = estateIndex(tokens);
   const marker = tokens[at] as string;
   let decedent: string[] = [];
@@ -716,7 +988,11 @@ function estateOwner(tokens: readonly string[], asRecorded: string, defaultOrder
         t !== 'REPRESENTATIVE',
     );
   const named = clean(decedent);
-  const persons = named.length > 0 ? personsOf(named, defaultOrder) : personsOf(clean(other), defaultOrder);
+  const afterOf = (marker === 'ESTATE' || marker === 'EST') && tokens[at + 1] === 'OF' && decedent.length > 0;
+  const persons =
+    named.length > 0
+      ? personsOf(named, afterOf ? naturalOr(defaultOrder) : defaultOrder)
+      : personsOf(clean(other), defaultOrder);
   const person = persons[0];
   const name = person === undefined ? entityCase(tokens) : `Estate of ${personDisplay(person)}`;
   const owner: OwnerOfRecord = { kind: 'estate', name, asRecorded };
@@ -737,7 +1013,7 @@ function entityTokens(tokens: readonly string[]): string[] {
   return out;
 }
 
-function ownersOfString(tokens: readonly string[], asRecorded: string, defaultOrder: Order): OwnerOfRecord[] {
+function ownersOfString(tokens: readonly string[], asRecorded: string, defaultOrder: Hint): OwnerOfRecord[] {
   if (tokens.length === 0 || UNKNOWN_OWNER.test(tokens.join(' '))) return [];
   const kind = kindOfTokens(tokens);
   switch (kind) {
@@ -766,12 +1042,49 @@ function lineOf(raw: string): Line {
   return { raw: raw.trim().replace(/\s+/g, ' '), tokens: expandCut(tokenize(clean), clean.length) };
 }
 
+const ENTITY_SETS: readonly ReadonlySet<string>[] = [
+  ORGANIZATION_STRONG,
+  ORGANIZATION_WEAK,
+  COMPANY_STRONG,
+  COMPANY_WEAK,
+  GOVERNMENT_WORDS,
+  LEGAL_FORMS,
+];
+
+/** A line of given names only ("MARY", "MARY B"): the co-owner who shares the line before's surname. */
+function givenOnly(line: Line): boolean {
+  const words = personWords(line.tokens).words;
+  if (line.tokens.includes(',') || words.length === 0 || words.length > 2) return false;
+  if (givenWeight(words[0] as string) < 1) return false;
+  return words.length === 1 || isInitial(words[1] as string);
+}
+
+/** True when the second line goes on with the first as one more person of a couple. */
+function addsGivenNames(previous: Line, next: Line): boolean {
+  return givenOnly(next) && kindOfTokens(previous.tokens) === 'person';
+}
+
 /** True when the line cannot stand alone: it begins with a trust, company or role word. */
 function continues(previous: Line, next: Line): boolean {
+  // An entity's name wrapped onto the second line ("GREATER ST THOMAS" / "BAPTIST CHURCH").
+  const nextKind = kindOfTokens(next.tokens);
+  const previousKind = kindOfTokens(previous.tokens);
+  if (
+    nextKind !== 'person' &&
+    nextKind !== 'trust' &&
+    nextKind !== 'estate' &&
+    previousKind !== 'trust' &&
+    previousKind !== 'estate' &&
+    ENTITY_SETS.some((set) => set.has(next.tokens[0] as string)) &&
+    !previous.tokens.some((t) => LEGAL_FORMS.has(t))
+  ) {
+    return true;
+  }
   const last = previous.tokens[previous.tokens.length - 1];
   if (last === '&' || last === ',' || last === 'AND' || last === 'OF') return true;
   const first = next.tokens[0] as string;
   if (first === 'OF' || first === 'FOR' || first === 'DTD' || first === 'DATED' || first === 'UA') return true;
+  if (first === 'IN' && TRUST_WORDS.has(next.tokens[1] ?? '')) return true;
   if (TRUST_WORDS.has(first) && first !== 'FAMILY') return true;
   if (LEGAL_FORMS.has(first) || ESTATE_MARKERS.has(first)) return true;
   if (EXECUTOR_WORDS.has(first) && first !== 'PR') return true;
@@ -792,47 +1105,87 @@ function ownerStrings(lines: readonly string[]): Line[] {
       out[out.length - 1] = { raw: `${previous.raw} ${line.raw}`, tokens: [...previous.tokens, ...line.tokens] };
       continue;
     }
+    if (previous !== undefined && addsGivenNames(previous, line)) {
+      out[out.length - 1] = { raw: `${previous.raw} ${line.raw}`, tokens: [...previous.tokens, '&', ...line.tokens] };
+      continue;
+    }
     out.push(line);
   }
   return out;
 }
 
 /**
+ * The trust line and the trustee line name the same family: the trust names nobody, or
+ * surnames that begin alike (the trust line is often cut or misspelt: BUCHANA, DIETEK).
+ * "REVOCABLE TRUST OF WILLIE J YOUNG" with trustee "MC CRAY MARILYN O TR" stays two owners.
+ */
+function sameFamily(named: OwnerOfRecord, trustee: OwnerOfRecord): boolean {
+  if (named.lastName === undefined || trustee.lastName === undefined) return true;
+  const a = named.lastName.toUpperCase().replace(/[^A-Z]/g, '');
+  const b = trustee.lastName.toUpperCase().replace(/[^A-Z]/g, '');
+  return a.slice(0, 4) === b.slice(0, 4) || a.includes(b) || b.includes(a);
+}
+
+const isTrusteeName = (name: string): boolean => name.endsWith(', Trustee') || name.endsWith(', Trustees');
+
+/**
  * The owners of record named by a roll's owner lines (`[owner_name, owner_name_2?]`).
  * Blank lines and care-of lines are skipped; an owner named twice is returned once.
  */
-export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
+export function parseOwnerNames(lines: readonly string[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
   const strings = ownerStrings(lines);
+  // The record's people are read in one order unless a part says otherwise (see recordHint).
+  const peopleParts = strings.flatMap((line) => {
+    const kind = kindOfTokens(line.tokens);
+    if (kind === 'person') return splitParts(line.tokens);
+    if (kind !== 'trust') return [];
+    // A trustee written as the roll writes people ("SHMAYA ESTER TR") shares the record's order;
+    // a trust's own name ("MICHELE WALDEN BUCHANAN LIVING TRUST") is written in its own.
+    const at = trustStart(line.tokens);
+    const before = line.tokens.slice(0, at);
+    const trusteeForm = line.tokens.slice(at).every((t) => isTrusteeMark(t) || NOISE_WORDS.has(t));
+    return trusteeForm && before.length >= 2 && !before.some(hasDigit) ? splitParts(before) : [];
+  });
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
+  const hint = recordHint(peopleParts, fallback);
   const owners: OwnerOfRecord[] = [];
-  let pendingTrustee: { owner: OwnerOfRecord; index: number } | undefined;
+  // A trustee on one line and the trust's name on the other (either order) are one owner:
+  // the trust, named as the trust line writes it, reached through the trustee as the roll
+  // spells them (the trust line is often cut or misspelt: "… BUCHANA LIVING TRUST").
+  let previousTrust: { owner: OwnerOfRecord; index: number; trustee: boolean } | undefined;
   for (const line of strings) {
-    const parsed = ownersOfString(line.tokens, line.raw, 'lastFirst');
+    const parsed = ownersOfString(line.tokens, line.raw, hint);
     for (const owner of parsed) {
-      // A trustee on one line and the trust's name on the next are one owner: the trust.
-      if (owner.kind === 'trust' && pendingTrustee !== undefined) {
-        const trustee = pendingTrustee.owner;
-        const merged: OwnerOfRecord = { ...owner, asRecorded: `${trustee.asRecorded} ${owner.asRecorded}` };
-        if (merged.firstName === undefined && trustee.lastName !== undefined) {
-          const named = owner.lastName === undefined || owner.lastName === trustee.lastName;
-          if (named) {
-            for (const key of ['firstName', 'middleName', 'lastName', 'suffix'] as const) {
-              const value = trustee[key];
-              if (value !== undefined) merged[key] = value;
-            }
-          }
+      const trustee = owner.kind === 'trust' && isTrusteeName(owner.name);
+      const pair: [OwnerOfRecord, OwnerOfRecord] | undefined =
+        previousTrust === undefined ? undefined : trustee ? [previousTrust.owner, owner] : [owner, previousTrust.owner];
+      if (
+        owner.kind === 'trust' &&
+        previousTrust !== undefined &&
+        pair !== undefined &&
+        previousTrust.trustee !== trustee &&
+        sameFamily(pair[0], pair[1])
+      ) {
+        const [named, person] = pair;
+        const merged: OwnerOfRecord = {
+          kind: 'trust',
+          name: named.name,
+          asRecorded: `${previousTrust.owner.asRecorded} ${owner.asRecorded}`,
+        };
+        const source = person.lastName !== undefined ? person : named;
+        for (const key of ['firstName', 'middleName', 'lastName', 'suffix'] as const) {
+          const value = source[key];
+          if (value !== undefined) merged[key] = value;
         }
-        if (trustee.name.endsWith('Trustee') || trustee.name.endsWith('Trustees')) {
-          owners[pendingTrustee.index] = merged;
-          pendingTrustee = undefined;
-          continue;
-        }
+        owners[previousTrust.index] = merged;
+        previousTrust = undefined;
+        continue;
       }
-      pendingTrustee = undefined;
-      if (owner.kind === 'trust' && (owner.name.endsWith(', Trustee') || owner.name.endsWith(', Trustees'))) {
-        pendingTrustee = { owner, index: owners.length };
-      }
+      previousTrust = owner.kind === 'trust' ? { owner, index: owners.length, trustee } : undefined;
       if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase())) {
         owners.push(owner);
+      } else if (previousTrust !== undefined) {
+        previousTrust = undefined;
       }
     }
   }
@@ -844,7 +1197,8 @@ export function parseOwnerNames(lines: readonly string[]): OwnerOfRecord[] {
  * holds a whole owner string ("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN &
  * MARY") is read by the same parser; a plain first/last pair is taken as given.
  */
-export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord[] {
+export function parseOwnerParts(parts: readonly OwnerNameParts[], options: OwnerNameOptions = {}): OwnerOfRecord[] {
+  const fallback: Hint = options.order === undefined ? ROLL_ORDER : { order: options.order, decisive: false };
   const owners: OwnerOfRecord[] = [];
   const add = (owner: OwnerOfRecord): void => {
     if (!owners.some((o) => o.kind === owner.kind && o.name.toUpperCase() === owner.name.toUpperCase()))
@@ -857,9 +1211,23 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
     const asRecorded = [firstRaw, lastRaw].filter((s) => s !== '').join(' ');
     const last = lineOf(lastRaw);
     const first = lineOf(firstRaw);
-    const lastKind = last.tokens.length > 0 ? kindOfTokens(last.tokens) : 'person';
-    const firstKind = first.tokens.length > 0 ? kindOfTokens(first.tokens) : 'person';
+    // One word in a name column is a name, not a one-word business (kindOfTokens reads it so on a roll).
+    const columnKind = (tokens: readonly string[]): OwnerKind =>
+      tokens.length === 0
+        ? 'person'
+        : personWords(tokens).words.length === 1
+          ? kindOfWords(tokens)
+          : kindOfTokens(tokens);
+    const lastKind = columnKind(last.tokens);
+    const firstKind = columnKind(first.tokens);
     const lastWords = personWords(last.tokens).words;
+    if (first.tokens.length === 0 && lastWords.length === 1 && lastKind === 'person') {
+      const surname = personWords(last.tokens);
+      const person: PersonParts = { last: nameCase(lastWords[0] as string) };
+      if (surname.suffix !== undefined) person.suffix = surname.suffix;
+      add(personOwner(person, asRecorded));
+      continue;
+    }
     const looksWhole =
       lastKind !== 'person' ||
       firstKind !== 'person' ||
@@ -875,9 +1243,9 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
               ? [...first.tokens, ...last.tokens]
               : last.tokens
             : first.tokens;
-      const order: Order =
-        first.tokens.length > 0 && lastKind === 'person' && firstKind === 'person' ? 'firstLast' : 'lastFirst';
-      for (const owner of ownersOfString(whole, asRecorded, order)) add(owner);
+      const split = first.tokens.length > 0 && lastKind === 'person' && firstKind === 'person';
+      const hint: Hint = split ? { order: 'firstLast', decisive: true } : fallback;
+      for (const owner of ownersOfString(whole, asRecorded, hint)) add(owner);
       continue;
     }
     // First column may hold a couple's given names ("JOHN & MARY"), the last column the surname.
@@ -894,4 +1262,35 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[]): OwnerOfRecord
     }
   }
   return owners;
+}
+
+/** Records read by detectNameOrder: enough for a clear majority, bounded work. */
+const DETECT_MAX_RECORDS = 5_000;
+
+/**
+ * The order a file writes its people in when a string does not say, from the file's own
+ * records (each `[owner_name, owner_name_2?]`, at most the first 5,000 are read): the people
+ * written without a comma whose order is certain (an initial: "SMITH JOHN A" / "JOHN A
+ * SMITH"; a particle; a surname two owners share) vote; with no such vote, the sum of the
+ * soft evidence decides; with none at all, the roll order LAST FIRST. Pass the result to
+ * parseOwnerNames as `{ order }` for every record of that file.
+ */
+export function detectNameOrder(records: readonly (readonly string[])[]): NameOrder {
+  let sure = 0;
+  let soft = 0;
+  for (const lines of records.slice(0, DETECT_MAX_RECORDS)) {
+    const parts = ownerStrings(lines)
+      .filter((line) => kindOfTokens(line.tokens) === 'person')
+      .flatMap((line) => splitParts(line.tokens))
+      .filter((part) => !part.includes(','));
+    if (parts.length === 0) continue;
+    const hint = recordHint(parts, { order: 'lastFirst', decisive: false });
+    if (hint.decisive) {
+      sure += hint.order === 'lastFirst' ? 1 : -1;
+      continue;
+    }
+    for (const part of parts) soft += orderEvidence(personWords(part).words, 'lastFirst').margin;
+  }
+  if (sure !== 0) return sure > 0 ? 'lastFirst' : 'firstLast';
+  return soft < 0 ? 'firstLast' : 'lastFirst';
 }

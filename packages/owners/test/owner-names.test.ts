@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOwnerNames, parseOwnerParts } from '../src/index.ts';
+import { detectNameOrder, parseOwnerNames, parseOwnerParts } from '../src/index.ts';
 import type { OwnerOfRecord } from '../src/index.ts';
 
 /** [kind, first, last] per owner: the parts the trace matches on. */
@@ -261,5 +261,158 @@ describe('parseOwnerParts', () => {
       ['person', 'Mary', 'Smith'],
       ['person', 'Pat', 'Jones'],
     ]);
+  });
+});
+
+describe('parseOwnerNames: roll lines and order evidence (forms seen in the Philadelphia and NYC rolls)', () => {
+  it('joins an entity name wrapped onto the second line', () => {
+    expect(one('REDEVELOPMENT AUTHORITY', 'OF PHILADELPHIA')).toEqual([['government', '', '']]);
+    expect(one('GREATER ST THOMAS', 'BAPTIST CHURCH')).toEqual([['organization', '', '']]);
+    expect(one('LIBERTY FEDERAL SAVING', 'LOAN ASSOC')).toEqual([['company', '', '']]);
+    expect(parseOwnerNames(['GREATER ST THOMAS', 'BAPTIST CHURCH'])[0]?.name).toBe('Greater St Thomas Baptist Church');
+  });
+
+  it('reads a second line of given names as the first line’s spouse', () => {
+    expect(one('ZULER BEN', 'MARY')).toEqual([
+      ['person', 'Ben', 'Zuler'],
+      ['person', 'Mary', 'Zuler'],
+    ]);
+    expect(one('STEEN TERRY L', 'ANITA I')).toEqual([
+      ['person', 'Terry', 'Steen'],
+      ['person', 'Anita', 'Steen'],
+    ]);
+  });
+
+  it('takes the order from a surname two owners share', () => {
+    expect(one('JOSEPH CIRO', 'DOMINIC CIRO')).toEqual([
+      ['person', 'Joseph', 'Ciro'],
+      ['person', 'Dominic', 'Ciro'],
+    ]);
+    expect(one('ODELL PATRICK', 'ODELL RYAN')).toEqual([
+      ['person', 'Patrick', 'Odell'],
+      ['person', 'Ryan', 'Odell'],
+    ]);
+  });
+
+  it('reads an uncertain person in the order the record’s certain one is written', () => {
+    expect(one('STANLEY DEBORAH HAGAN', 'HAGAN LINDA N')).toEqual([
+      ['person', 'Deborah', 'Stanley'],
+      ['person', 'Linda', 'Hagan'],
+    ]);
+  });
+
+  it('keeps the roll order LAST FIRST unless the words clearly say otherwise', () => {
+    expect(one('KELLY JASHAWN')).toEqual([['person', 'Jashawn', 'Kelly']]);
+    expect(one('LEE HONGZHE')).toEqual([['person', 'Hongzhe', 'Lee']]);
+    expect(one('LU YANG QI', 'LIU HUI LING')).toEqual([
+      ['person', 'Yang', 'Lu'],
+      ['person', 'Hui', 'Liu'],
+    ]);
+    expect(one('LAM NGAN KIM')).toEqual([['person', 'Ngan', 'Lam']]);
+    expect(one('LE JASON HAN')).toEqual([['person', 'Jason', 'Le']]);
+    expect(one('CARLTON PARSONS')).toEqual([['person', 'Carlton', 'Parsons']]);
+    expect(one('DOROTHY ELLIS  S/W')).toEqual([['person', 'Dorothy', 'Ellis']]);
+  });
+
+  it('drops role notes and titles, and keeps MD as a name unless it ends the name', () => {
+    expect(one('GENOVESE, FRANK R/GUARDIAN')).toEqual([['person', 'Frank', 'Genovese']]);
+    expect(one('PAMELA DE SIO DISTRIB')).toEqual([['person', 'Pamela', 'De Sio']]);
+    expect(one('AGNESE, MR PASQUALE')).toEqual([['person', 'Pasquale', 'Agnese']]);
+    expect(one('CHOWDHURY MD MIZANUL HOQUE')).toEqual([['person', 'Md', 'Chowdhury']]);
+    expect(parseOwnerNames(['SMITH JOHN A MD'])[0]).toMatchObject({
+      firstName: 'John',
+      lastName: 'Smith',
+      suffix: 'MD',
+    });
+    expect(one('LAI, LI NA')).toEqual([['person', 'Li', 'Lai']]);
+  });
+
+  it('reads a street in a company name as a street, and banks in their forms', () => {
+    expect(one('639 UNION STREET LLC')).toEqual([['company', '', '']]);
+    expect(one('123 CHURCH ST LLC')).toEqual([['company', '', '']]);
+    expect(one('CITIBANK N A')).toEqual([['company', '', '']]);
+    expect(one('TERRACE SAVS & LOANASSN')).toEqual([['company', '', '']]);
+    expect(one('LSF10 MASTER PARTICIPATION TRUST')).toEqual([['company', '', '']]);
+  });
+
+  it('reads one word, a leading THE and a name cut after its comma as a business', () => {
+    expect(one('MERS')).toEqual([['company', '', '']]);
+    expect(one('THE NEW YORK FOUNDLIN')[0]?.[0]).not.toBe('person');
+    expect(one('1857 ENTERPRISE,')).toEqual([['company', '', '']]);
+    expect(one('URBAN-SERS ATLANTIC,')).toEqual([['company', '', '']]);
+    expect(brief(parseOwnerParts([{ lastName: 'SMITH' }]))).toEqual([['person', '', 'Smith']]);
+  });
+
+  it('reads congregations and executors written the short way', () => {
+    expect(one('THE SINAI ASSEMBLIES', 'OF GOD')).toEqual([['organization', '', '']]);
+    expect(one('GARDELLA, DELORES EX')).toEqual([['estate', 'Delores', 'Gardella']]);
+    expect(one('LOMBARDI, FAY(TRSTEE)')).toEqual([['trust', 'Fay', 'Lombardi']]);
+    expect(one('HOYT, NATHAN B./DECD')).toEqual([['estate', 'Nathan', 'Hoyt']]);
+  });
+});
+
+describe('detectNameOrder and the order option', () => {
+  const listProvider = [['JOHN A SMITH'], ['MARY B JONES', 'PETER K JONES'], ['AMEDEO IESU'], ['ACME HOLDINGS LLC']];
+  const roll = [['SMITH JOHN A'], ['JONES MARY B', 'JONES PETER'], ['IESU AMEDEO'], ['SMITH, JANE']];
+
+  it('finds the order a file writes its people in', () => {
+    expect(detectNameOrder(listProvider)).toBe('firstLast');
+    expect(detectNameOrder(roll)).toBe('lastFirst');
+    expect(detectNameOrder([])).toBe('lastFirst');
+    expect(detectNameOrder([['ACME LLC'], ['CITY OF NEW YORK']])).toBe('lastFirst');
+  });
+
+  it('reads an undecided person in the given order, and a certain one as written', () => {
+    expect(brief(parseOwnerNames(['AMEDEO IESU']))).toEqual([['person', 'Iesu', 'Amedeo']]);
+    expect(brief(parseOwnerNames(['AMEDEO IESU'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerNames(['IESU AMEDEO X'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerNames(['IESU, AMEDEO'], { order: 'firstLast' }))).toEqual([['person', 'Amedeo', 'Iesu']]);
+    expect(brief(parseOwnerParts([{ lastName: 'AMEDEO IESU & MARIA' }], { order: 'firstLast' }))).toEqual([
+      ['person', 'Amedeo', 'Iesu'],
+      ['person', 'Maria', 'Iesu'],
+    ]);
+  });
+});
+
+describe('parseOwnerNames: trustees and trusts over two lines (forms of the Philadelphia roll)', () => {
+  it('keeps two trustees as two owners', () => {
+    expect(one('SHMAYA SHAUL TR', 'SHMAYA ESTER TR')).toEqual([
+      ['trust', 'Shaul', 'Shmaya'],
+      ['trust', 'Ester', 'Shmaya'],
+    ]);
+  });
+
+  it('joins trustee and trust in either order, reached through the trustee as the roll spells them', () => {
+    const [trust] = parseOwnerNames(['BUCHANAN MICHELE WALDEN TR', 'MICHELE WALDEN BUCHANA LIVING TRUST']);
+    expect(trust).toMatchObject({ kind: 'trust', firstName: 'Michele', lastName: 'Buchanan' });
+    expect(trust?.name).toBe('Michele Walden Buchana Living Trust');
+    expect(one('NON EXEMPT TRUST FBO JOHN H REILLY III', 'REILLY JOHN H TR')).toEqual([['trust', 'John', 'Reilly']]);
+    expect(one('PLAZA LORENA TR', 'LORENA A PLAZA REVOCABLE AGREEMENT OF TR')).toEqual([['trust', 'Lorena', 'Plaza']]);
+    expect(one('MARGARET A WILLIAMS', 'IN TRUST')).toEqual([['trust', 'Margaret', 'Williams']]);
+  });
+
+  it('keeps a trust for someone else apart from its trustee', () => {
+    expect(one('REVOCABLE TRUST OF WILLIE J YOUNG', 'MC CRAY MARILYN O TR')).toEqual([
+      ['trust', 'Willie', 'Young'],
+      ['trust', 'Marilyn', 'Mc Cray'],
+    ]);
+    expect(parseOwnerNames(['REVOCABLE TRUST OF WILLIE J YOUNG'])[0]?.name).toBe('Revocable Trust of Willie J Young');
+  });
+
+  it('reads years, residence trusts and names after ESTATE OF in natural order', () => {
+    expect(one('VICTOR L SHARP JR 1989 TRUST')).toEqual([['trust', 'Victor', 'Sharp']]);
+    expect(one('JOHN M KUHAR RESIDENCE TRUST')).toEqual([['trust', 'John', 'Kuhar']]);
+    expect(one('ESTATE OF GEORGE MCFARLAND')).toEqual([['estate', 'George', 'McFarland']]);
+    expect(one('MCFARLAND GEORGE ESTATE OF')).toEqual([['estate', 'George', 'McFarland']]);
+    expect(one('DEL GAISO JOHN TR')).toEqual([['trust', 'John', 'Del Gaiso']]);
+  });
+
+  it('reads banks as trustees, real-estate firms and street-named trusts', () => {
+    expect(one('HSBC USA NA TR')).toEqual([['company', '', '']]);
+    expect(one('U S BANK NATIONAL ASSOCIATION TR')).toEqual([['company', '', '']]);
+    expect(one('HOUSE DOCTOR REAL ESTATE')).toEqual([['company', '', '']]);
+    expect(one('6927 RODNEY STREET TRUST')).toEqual([['trust', '', '']]);
+    expect(parseOwnerNames(['6927 RODNEY STREET TRUST'])[0]?.name).toBe('6927 Rodney Street Trust');
+    expect(one('GST NON EXEMPT PA RE TRUS', 'REILLY JOHN H III TR')[0]?.[0]).toBe('trust');
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { Database } from '../src/database.port.ts';
 import { DEFAULT_MIGRATIONS_DIR } from '../src/migrations.ts';
-import type { DatabaseHarness } from './database.contract.ts';
+import type { DatabaseHarness } from './database-harness.ts';
 
 const CREATE = '020_contacts.sql';
 const CHEAPER_INDEXES = '021_contacts_cheaper_indexes.sql';

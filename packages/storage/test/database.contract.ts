@@ -7,21 +7,8 @@ import { encodeCopyValue } from '../src/copy-text.ts';
 import { analyzeAfterLoad } from '../src/statistics.ts';
 import type { Database } from '../src/database.port.ts';
 import { describeContactsMigrationContract } from './contacts-migration.contract.ts';
+import type { DatabaseHarness, TestStore } from './database-harness.ts';
 import { describeMigrateContract } from './migrate.contract.ts';
-
-export interface TestStore {
-  /** A Database on this store; may be called several times. */
-  open(migrationsDir?: string): Database;
-  /** True when two open() calls reach the same data (false for in-memory PGlite). */
-  shared: boolean;
-  drop(): Promise<void>;
-}
-
-export interface DatabaseHarness {
-  kind: Database['kind'];
-  /** A new, empty store (a fresh database or PGlite instance). */
-  createStore(): Promise<TestStore>;
-}
 
 const AWKWARD: unknown[][] = [
   [1, 'tab\there', { nested: { s: 'x\ty\nz' } }, '9007199254740993', true],

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { Database } from '../src/database.port.ts';
-import type { DatabaseHarness, TestStore } from './database.contract.ts';
+import type { DatabaseHarness, TestStore } from './database-harness.ts';
 
 const OK_DIR = fileURLToPath(new URL('./fixtures/migrations-ok/', import.meta.url));
 const BROKEN_DIR = fileURLToPath(new URL('./fixtures/migrations-broken/', import.meta.url));

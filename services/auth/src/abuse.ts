@@ -5,8 +5,8 @@
  *   only requests whose client authenticated count toward the client's limit (wrong secrets
  *   must not let whoever knows a client_id starve the real client);
  * - failed client authentications (token, introspection, revocation): per client AND source
- *   address; past the limit that pair is refused before its secret is checked, other
- *   addresses of the same client are not affected;
+ *   address, reserved atomically before the secret is checked; past the limit that pair is
+ *   refused without a comparison, other addresses of the same client are not affected;
  * - login: per client IP, and a per-email lockout with back-off — after `threshold`
  *   failures within 24 h the email is locked for base·2^(failures − threshold) seconds,
  *   capped at max; a successful login clears it.
@@ -54,15 +54,24 @@ export function createAbuseControls(kv: KeyValueStore, limits: AbuseLimits) {
     tokenByClient: (clientId: string) => waitFor(tokenByClient.consume(clientId)),
     tokenByIp: (ip: string) => waitFor(tokenByIp.consume(ip)),
     loginByIp: (ip: string) => waitFor(loginByIp.consume(ip)),
-    /** Seconds to wait when this client has failed to authenticate too often from this address. */
-    async clientAuthBlockedFor(clientId: string, ip: string): Promise<number | undefined> {
+    /**
+     * Reserves one client-authentication attempt for (client, address) BEFORE its secret is
+     * compared: one atomic counter (kv.hit) counts every attempt, and an attempt is allowed
+     * while attempts ≤ limit + successes of the pair. N parallel wrong secrets therefore
+     * compare at most `limit` (a read-then-count let 35–60 of 60 through), while a client that
+     * authenticates keeps its budget: each success (attemptSucceeded) frees its reservation.
+     * Returns the seconds to wait when the attempt is refused, else undefined.
+     */
+    async reserveClientAuth(clientId: string, ip: string): Promise<number | undefined> {
       const key = pairKey(clientId, ip);
-      const count = Number((await kv.get(key)) ?? 0);
-      if (count < limits.clientAuthFailureLimit) return undefined;
-      return seconds(await kv.ttl(key));
+      const { count, resetMs } = await kv.hit(`${key}:attempts`, MINUTE_MS);
+      if (count <= limits.clientAuthFailureLimit) return undefined;
+      const successes = Number((await kv.get(`${key}:successes`)) ?? 0);
+      return count <= limits.clientAuthFailureLimit + successes ? undefined : seconds(resetMs);
     },
-    async clientAuthFailed(clientId: string, ip: string): Promise<void> {
-      await kv.hit(pairKey(clientId, ip), MINUTE_MS);
+    /** Frees the reservation of an attempt whose secret was right. */
+    async clientAuthSucceeded(clientId: string, ip: string): Promise<void> {
+      await kv.hit(`${pairKey(clientId, ip)}:successes`, MINUTE_MS);
     },
     async lockedFor(email: string): Promise<number | undefined> {
       const status = await lockout.status(emailKey(email));

@@ -2,7 +2,8 @@
  * createAuthService: the OAuth 2.0 server as an Express app to mount at the ROOT of a server
  * (it answers /oauth/*, /.well-known/* and /interaction/*, and passes every other path to
  * next(), so it can share a server with the API). It never listens. Expects the database
- * migrated (db.migrate()). Artefact storage: Redis when the kv is Redis, else the database.
+ * migrated (db.migrate()). Artefact storage: the database, Redis only for what may be lost
+ * (oidc-artefacts.ts).
  */
 import { createHmac } from 'node:crypto';
 import express, { type Express } from 'express';
@@ -11,15 +12,15 @@ import type { JWK } from 'jose';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import { inputBoundary, labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
-import { createAccounts, type Accounts } from './accounts.service.ts';
+import { createAccounts, type Accounts } from '@skiptrace/accounts';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
 import { ensureConsoleClient } from './console-client.ts';
 import type { AuthConfig } from './config.ts';
 import { ensureDemo, type DemoCredentials, type EnsureDemoOptions } from './demo.ts';
-import { interactionRoutes } from './interactions.routes.ts';
-import { createDbAdapter, purgeExpired } from './oidc-adapter-db.ts';
-import { createKvAdapter } from './oidc-adapter-kv.ts';
+import { createInteractionsRouter } from './interactions.router.ts';
+import { purgeExpired } from './oidc-adapter-db.ts';
+import { artefactAdapters, LOSSABLE_MODELS } from './oidc-artefacts.ts';
 import { createProvider } from './provider.ts';
 import { installProviderMiddleware } from './provider-middleware.ts';
 import {
@@ -106,19 +107,21 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   const rewrapped = store ? await store.rewrap() : 0;
   if (rewrapped > 0) log.info({ keys: rewrapped }, 'signing keys re-encrypted with the first key-encryption key');
   const keys = config.signingKeys ?? (await loadSigningKeys(store!));
-  const useKv = kv.kind === 'redis';
   const provider = createProvider({
     config,
     accounts,
     abuse,
     keys,
     cookieKeys: cookieKeysFor(config, keys),
-    adapterFor: (name) => (useKv ? createKvAdapter(kv, name) : createDbAdapter(db, name)),
+    adapterFor: artefactAdapters(db, kv),
     clientAdapter: createClientAdapter(accounts),
     logger: log,
   });
   installProviderMiddleware(provider, { accounts, abuse, registration: Boolean(config.adminToken) });
-  log.info({ issuer: config.issuer, artefacts: useKv ? 'redis' : db.kind }, 'oauth provider ready');
+  log.info(
+    { issuer: config.issuer, artefacts: db.kind, lossable: kv.kind === 'redis' ? [...LOSSABLE_MODELS] : [] },
+    'oauth provider ready',
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -127,7 +130,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   // oidc-provider reads its own bodies and undoes no Content-Encoding.
   app.use(inputBoundary({ contentCodings: [] }));
   app.use(
-    interactionRoutes({
+    createInteractionsRouter({
       provider,
       accounts,
       abuse,
@@ -149,11 +152,9 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
     return handle(req, res);
   });
 
-  const purge = useKv
-    ? undefined
-    : setInterval(() => {
-        purgeExpired(db).catch((err: unknown) => log.warn({ err }, 'purging expired oidc artefacts failed'));
-      }, PURGE_INTERVAL_MS).unref();
+  const purge = setInterval(() => {
+    purgeExpired(db).catch((err: unknown) => log.warn({ err }, 'purging expired oidc artefacts failed'));
+  }, PURGE_INTERVAL_MS).unref();
   const published = publicJwks(keys);
 
   return {
@@ -168,7 +169,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
     ensureDemo: (options) => ensureDemo(accounts, { dataDir: config.dataDir, ...options }),
     ensureConsoleClient: (options) => ensureConsoleClient(db, accounts, options),
     async close() {
-      if (purge) clearInterval(purge);
+      clearInterval(purge);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
- * oidc-provider storage adapter over the Database port: table oidc_payloads. Used in the
- * one-process mode (PGlite in the data directory), where the memory kv would lose sessions,
- * grants and refresh tokens on restart. Expired rows are invisible to find() and removed by
+ * oidc-provider storage adapter over the Database port: table oidc_payloads. Holds every
+ * artefact that must outlive a restart (sessions, grants, codes, refresh tokens;
+ * oidc-artefacts.ts), on PostgreSQL and on PGlite in the one-process mode. Expired rows are invisible to find() and removed by
  * purgeExpired(), which the auth service runs on a timer.
  * consume() is a conditional UPDATE … RETURNING: of concurrent consumers exactly one marks the
  * row; the others revoke the grant and fail as a reuse (oidc-single-use.ts).

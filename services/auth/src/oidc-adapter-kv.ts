@@ -1,6 +1,8 @@
 /**
- * oidc-provider storage adapter over the KeyValueStore port: Redis in production (artefacts
- * survive an auth restart and are shared by replicas), memory in tests. Layout under the
+ * oidc-provider storage adapter over the KeyValueStore port: Redis in production, for the
+ * artefacts that may be lost (oidc-artefacts.ts: interactions, pushed authorization
+ * requests; shared by replicas), memory in tests. Not for: grants, sessions or refresh
+ * tokens — Redis is not a system of record here. Layout under the
  * kv's own prefix:
  *   oidc:<Model>:<id>        JSON payload, expiring with the artefact
  *   oidc:grant:<grantId>     set of payload keys issued under a grant (for revokeByGrantId)

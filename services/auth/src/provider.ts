@@ -7,10 +7,11 @@
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { JWK } from 'jose';
 import type { Logger } from '@skiptrace/runtime';
-import type { Accounts } from './accounts.service.ts';
+import type { Accounts } from '@skiptrace/accounts';
 import type { AbuseControls } from './abuse.ts';
-import { createVerifyCache, randomSecret } from './passwords.ts';
+import { createVerifyCache, randomSecret } from '@skiptrace/accounts';
 import { errorPage, logoutPage, signedOutPage } from './views.ts';
+import { pinIssuerOrigin } from './issuer-origin.ts';
 import type { AuthConfig } from './config.ts';
 
 export interface ProviderDeps {
@@ -187,10 +188,13 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
   const provider = new Provider(config.issuer, configuration);
   if (config.trustProxy) provider.proxy = true;
+  // Every URL the provider builds comes from the configured issuer, never from the request.
+  pinIssuerOrigin(provider, config.issuer);
 
   // Client secrets are stored as scrypt hashes (client-adapter.ts); compare against the hash.
-  // Failures are limited per client and source address (abuse.ts): a pair past its limit is
-  // refused before the (costly) comparison, other addresses of the client are unaffected.
+  // Failures are limited per client and source address (abuse.ts): each attempt reserves its
+  // place atomically before the (costly) comparison, so a pair past its limit is refused
+  // without one, even in a parallel burst; other addresses of the client are unaffected.
   const verifier = createVerifyCache();
   const { abuse } = deps;
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(
@@ -199,13 +203,16 @@ export function createProvider(deps: ProviderDeps): Provider {
   ) {
     const ctx = Provider.ctx;
     const ip = ctx?.ip ?? 'unknown';
-    const wait = await abuse.clientAuthBlockedFor(this.clientId, ip);
+    // A secret this process already verified for this hash is the client's own: no attempt
+    // to limit (a burst of a real client's parallel requests must not reserve its way to 429).
+    if (this.clientSecret && verifier.known(actual, this.clientSecret)) return true;
+    const wait = await abuse.reserveClientAuth(this.clientId, ip);
     if (wait) {
       ctx?.set('Retry-After', String(wait));
       throw tooManyFailures(wait);
     }
     const ok = this.clientSecret ? await verifier.verify(actual, this.clientSecret) : false;
-    if (!ok) await abuse.clientAuthFailed(this.clientId, ip);
+    if (ok) await abuse.clientAuthSucceeded(this.clientId, ip);
     return ok;
   } as unknown as (actual: string) => boolean;
 

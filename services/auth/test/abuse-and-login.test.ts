@@ -159,6 +159,57 @@ describe('token endpoint rate limit', () => {
     }
   });
 
+  it('60 parallel wrong secrets compare at most the limit (reserved before the comparison)', async () => {
+    // #22 defect 7: the count was read before and written after the comparison, so a burst
+    // compared 35–60 secrets against a limit of 10. Each comparison answers 401, each
+    // attempt refused before one answers 429.
+    const guarded = await startAuth(db, createMemoryKeyValue(), { clientAuthFailureLimit: 10 });
+    try {
+      const c = await guarded.service.accounts.createClient({ name: 'Burst target', scopes: 'read' });
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, async () => {
+          const res = await fetch(`${guarded.url}/oauth/token`, {
+            method: 'POST',
+            body: new URLSearchParams({
+              grant_type: 'client_credentials',
+              client_id: c.client.clientId,
+              client_secret: 'guessed-secret',
+            }),
+          });
+          await res.body?.cancel();
+          return res.status;
+        }),
+      );
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(50);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("a real client's parallel burst with its right secret is not limited", async () => {
+    const guarded = await startAuth(db, createMemoryKeyValue(), { clientAuthFailureLimit: 2 });
+    try {
+      const c = await guarded.service.accounts.createClient({ name: 'Busy client', scopes: 'read' });
+      const call = async () => {
+        const res = await fetch(`${guarded.url}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: c.client.clientId,
+            client_secret: c.clientSecret!,
+          }),
+        });
+        await res.body?.cancel();
+        return res.status;
+      };
+      expect(await call()).toBe(200);
+      expect(await Promise.all(Array.from({ length: 20 }, call))).toEqual(Array(20).fill(200));
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('limits per IP before authenticating the client', async () => {
     const strict = await startAuth(db, createMemoryKeyValue(), { tokenIpRateLimit: 1 });
     try {

@@ -16,6 +16,8 @@ import { startAuth, type RunningAuth } from './harness.ts';
 export interface Backend {
   db: Database;
   kv: KeyValueStore;
+  /** A key-value store of the same kind with none of kv's data: Redis restarted empty. */
+  emptyKv(): KeyValueStore;
   cleanup(): Promise<void>;
 }
 
@@ -217,6 +219,22 @@ export function describeOAuthFlows(name: string, backend: () => Promise<Backend>
       config = await discover();
       const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
       expect(decodeJwt(refreshed.access_token)).toMatchObject({ sub: userId, account_id: accountId });
+    });
+
+    it('grants are durable: a refresh token issued before Redis lost its data still refreshes (#22 defect 6)', async () => {
+      const tokens = await codeFlow('read write');
+      const port = Number(new URL(auth.url).port);
+      await auth.close();
+      // Redis restarted without its data: the same database, a key-value store holding nothing.
+      auth = await startAuth(env.db, env.emptyKv(), {}, port);
+      config = await discover();
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(decodeJwt(refreshed.access_token)).toMatchObject({ sub: userId, account_id: accountId });
+      expect(refreshed.refresh_token).toBeTruthy();
+      // Rotation still holds across the loss: the pre-restart token was consumed.
+      await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
     });
   });
 }

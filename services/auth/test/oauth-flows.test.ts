@@ -6,5 +6,10 @@ import { describeOAuthFlows } from './oauth-flows.suite.ts';
 describeOAuthFlows('PGlite + memory kv', async () => {
   const db = createDatabase({});
   const kv = createMemoryKeyValue();
-  return { db, kv, cleanup: async () => void (await Promise.all([db.close(), kv.close()])) };
+  return {
+    db,
+    kv,
+    emptyKv: () => createMemoryKeyValue(),
+    cleanup: async () => void (await Promise.all([db.close(), kv.close()])),
+  };
 });

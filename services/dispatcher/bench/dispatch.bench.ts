@@ -14,10 +14,10 @@ import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, randomPrefix, testUrls } from '@skiptrace/testing';
 import { Agent, request } from 'undici';
-import { webhookConfig } from '../src/config.ts';
+import { webhookConfig } from '@skiptrace/webhooks';
 import { createDispatcher } from '../src/dispatcher.ts';
-import { insertEndpoint } from '../src/endpoint.repository.ts';
-import { generateSecret, sign } from '../src/signing.ts';
+import { insertEndpoint } from '@skiptrace/webhooks';
+import { generateSecret, sign } from '@skiptrace/webhooks';
 import { webhookMigrationsDir } from '../test/harness.ts';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
 

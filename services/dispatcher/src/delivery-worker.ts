@@ -1,7 +1,7 @@
 import type { KeyValueStore } from '@skiptrace/kv';
-import { attemptDelivery, type AttemptDeps } from './delivery-attempt.ts';
-import { leaseMessages, member, messageStates, parseMember, type LeasedMessage } from './message.repository.ts';
-import { reschedule, unschedule } from './schedule.ts';
+import { attemptDelivery, type AttemptDeps } from '@skiptrace/webhooks';
+import { leaseMessages, member, messageStates, parseMember, type LeasedMessage } from '@skiptrace/webhooks';
+import { reschedule, unschedule } from '@skiptrace/webhooks';
 
 export interface WorkerDeps extends AttemptDeps {
   kv: KeyValueStore;

@@ -2,15 +2,14 @@ import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { Consumer, MessageBus } from '@skiptrace/messaging';
-import type { WebhookConfig } from './config.ts';
-import { systemClock, type Clock } from './delivery-attempt.ts';
-import { createAttemptWriter } from './attempt-writer.ts';
+import type { WebhookConfig } from '@skiptrace/webhooks';
+import { systemClock, type Clock } from '@skiptrace/webhooks';
+import { createAttemptWriter } from '@skiptrace/webhooks';
 import { createDeliveryWorker } from './delivery-worker.ts';
 import { createFanout } from './fanout.ts';
-import { createHttpTransport, type Sender } from './http-sender.ts';
-import { addressPolicy } from './ssrf-guard.ts';
-import { pendingPage } from './message.repository.ts';
-import { scheduleMessage } from './schedule.ts';
+import { addressPolicy, createHttpTransport, type Sender } from '@skiptrace/webhooks';
+import { pendingPage } from '@skiptrace/webhooks';
+import { scheduleMessage } from '@skiptrace/webhooks';
 
 export interface DispatcherDeps {
   db: Database;

@@ -2,10 +2,10 @@ import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { BusDelivery } from '@skiptrace/messaging';
 import { createBatcher, injectTraceHeaders } from '@skiptrace/runtime';
-import type { WebhookConfig } from './config.ts';
-import type { Clock } from './delivery-attempt.ts';
-import { fanOut, type FanOutEvent } from './message.repository.ts';
-import { scheduleMessage } from './schedule.ts';
+import type { WebhookConfig } from '@skiptrace/webhooks';
+import type { Clock } from '@skiptrace/webhooks';
+import { fanOut, type FanOutEvent } from '@skiptrace/webhooks';
+import { scheduleMessage } from '@skiptrace/webhooks';
 
 export interface FanoutDeps {
   db: Database;

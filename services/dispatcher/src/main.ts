@@ -3,7 +3,7 @@
 import express from 'express';
 import { openBus, openDatabase, openKeyValue, startProcess } from '@skiptrace/adapters';
 import { finishApp, inputBoundary, listen, loadConfig, observeHttp } from '@skiptrace/runtime';
-import { dispatcherEnv, webhookConfigFrom } from './config.ts';
+import { dispatcherEnv, webhookConfigFrom } from '@skiptrace/webhooks';
 import { wireDispatcher } from './dispatcher.ts';
 
 const env = loadConfig(dispatcherEnv);

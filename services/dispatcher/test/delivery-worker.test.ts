@@ -3,14 +3,14 @@ import { createMemoryKeyValue } from '@skiptrace/kv';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
-import type { AttemptWriter } from '../src/attempt-writer.ts';
-import { webhookConfig } from '../src/config.ts';
+import type { AttemptWriter } from '@skiptrace/webhooks';
+import { webhookConfig } from '@skiptrace/webhooks';
 import { createDeliveryWorker } from '../src/delivery-worker.ts';
-import { insertEndpoint } from '../src/endpoint.repository.ts';
-import type { OutgoingWebhook } from '../src/http-sender.ts';
-import { fanOut } from '../src/message.repository.ts';
-import { scheduleMessage } from '../src/schedule.ts';
-import { generateSecret } from '../src/signing.ts';
+import { insertEndpoint } from '@skiptrace/webhooks';
+import type { OutgoingWebhook } from '@skiptrace/webhooks';
+import { fanOut } from '@skiptrace/webhooks';
+import { scheduleMessage } from '@skiptrace/webhooks';
+import { generateSecret } from '@skiptrace/webhooks';
 import { webhookMigrationsDir } from './harness.ts';
 
 /** The claim loop on its own: the store and the request are stand-ins the test holds. */

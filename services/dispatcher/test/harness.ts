@@ -7,10 +7,10 @@ import { createMemoryKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createPgliteDatabase, DEFAULT_MIGRATIONS_DIR, type Database } from '@skiptrace/storage';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { errorHandler, jsonBody, requestContext, silentLogger } from '@skiptrace/runtime';
-import { webhookConfig, type WebhookConfig } from '../src/config.ts';
+import { webhookConfig, type WebhookConfig } from '@skiptrace/webhooks';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
-import { createWebhooksRouter } from '../src/webhooks.router.ts';
-import type { Resolver } from '../src/ssrf-guard.ts';
+import { createWebhooksRouter } from '@skiptrace/webhooks';
+import type { Resolver } from '@skiptrace/webhooks';
 
 /** A directory holding only this service's migrations (its 040–059 range), so other teams' files in flux cannot break these tests. */
 export function webhookMigrationsDir(): string {

@@ -11,10 +11,10 @@ import {
   type TestDatabase,
   type TestVhost,
 } from '@skiptrace/testing';
-import { webhookConfig, type WebhookConfig } from '../src/config.ts';
+import { webhookConfig, type WebhookConfig } from '@skiptrace/webhooks';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
-import { insertEndpoint } from '../src/endpoint.repository.ts';
-import { generateSecret } from '../src/signing.ts';
+import { insertEndpoint } from '@skiptrace/webhooks';
+import { generateSecret } from '@skiptrace/webhooks';
 import { webhookMigrationsDir } from './harness.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { LookupAddress } from 'node:dns';
-import { isPublicAddress } from '../src/ip-policy.ts';
-import { createHttpTransport } from '../src/http-sender.ts';
-import { ForbiddenAddressError, vetHost, type Resolver } from '../src/ssrf-guard.ts';
+import { isPublicAddress } from '@skiptrace/webhooks';
+import { createHttpTransport } from '@skiptrace/webhooks';
+import { ForbiddenAddressError, vetHost, type Resolver } from '@skiptrace/webhooks';
 import { startReceiver } from './receiver.ts';
 
 const FORBIDDEN_V4 = {

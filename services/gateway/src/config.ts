@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { batchesApiConfigFrom, batchesApiEnv, type BatchesConfig } from '@skiptrace/batches';
-import { webhookConfig, webhookEnv, type WebhookConfig } from '@skiptrace/dispatcher';
+import { webhookConfig, webhookEnv, type WebhookConfig } from '@skiptrace/webhooks';
 import { brokerEnv, commonEnv, databaseEnv, envInt, envPort, issuerEnv, redisEnv } from '@skiptrace/runtime';
-import type { GatewayConfig } from './gateway.service.ts';
+import type { GatewayConfig } from './gateway.types.ts';
 
 const API_PATH = '/api/v1';
 const trimSlash = (url: string) => url.replace(/\/+$/, '');

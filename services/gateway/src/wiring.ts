@@ -1,9 +1,9 @@
-import { createAccounts, createClientsRouter } from '@skiptrace/auth';
+import { createAccounts, createClientsRouter } from '@skiptrace/accounts';
 import { createBatchesRouter } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
-import { createWebhooksRouter } from '@skiptrace/dispatcher';
+import { createWebhooksRouter } from '@skiptrace/webhooks';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Health, Logger } from '@skiptrace/runtime';

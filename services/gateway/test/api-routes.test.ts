@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/auth';
+import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/accounts';
 import { createBatchesRouter } from '@skiptrace/batches';
 import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
-import { createWebhooksRouter, webhookConfig } from '@skiptrace/dispatcher';
+import { createWebhooksRouter, webhookConfig } from '@skiptrace/webhooks';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
 import { createHealth, silentLogger } from '@skiptrace/runtime';

@@ -6,7 +6,8 @@ import { ApiError, createHealth, silentLogger, type Logger } from '@skiptrace/ru
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { RequestHandler, Router } from 'express';
 import { createWorkerService } from '@skiptrace/worker';
-import { createGatewayService, type GatewayAuth } from '../src/gateway.service.ts';
+import { createGatewayService } from '../src/gateway.service.ts';
+import type { GatewayAuth } from '../src/gateway.types.ts';
 
 /**
  * Test double of the bearer port: `Authorization: Bearer <account>:<scopes>` is taken

@@ -203,6 +203,16 @@ describe('edges', () => {
     expect(res.body.openapi).toBe('3.1.0');
   });
 
+  it('builds absolute URLs from configuration, never from Host (#22 item 5)', async () => {
+    const res = await request(h.app)
+      .get('/api/v1/openapi.json')
+      .set('Host', 'evil.example')
+      .set('X-Forwarded-Host', 'evil.example')
+      .expect(200);
+    expect(JSON.stringify(res.body)).not.toContain('evil.example');
+    expect(res.body.servers).toEqual([expect.objectContaining({ url: 'http://test/api/v1' })]);
+  });
+
   it('answers 503 with Retry-After when the database reports itself unavailable', async () => {
     const broken = await createHarness();
     broken.db.query = () => Promise.reject(new DatabaseUnavailableError('connection refused'));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authConfigFrom, authEnv, type AuthConfig } from '@skiptrace/auth';
-import { dispatcherEnv, webhookConfigFrom, webhookEnv, type WebhookConfig } from '@skiptrace/dispatcher';
+import { dispatcherEnv, webhookConfigFrom, webhookEnv, type WebhookConfig } from '@skiptrace/webhooks';
 import { gatewayConfigFrom, gatewayEnv, type GatewayProcessConfig } from '@skiptrace/gateway';
 import {
   envInt,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { isDeepStrictEqual } from 'node:util';
 import { authConfigFrom } from '@skiptrace/auth';
-import { webhookConfigFrom } from '@skiptrace/dispatcher';
+import { webhookConfigFrom } from '@skiptrace/webhooks';
 import { gatewayConfigFrom } from '@skiptrace/gateway';
 import { loadConfig, observabilityEnv, observabilityEnvSchema, observabilitySettingsFrom } from '@skiptrace/runtime';
 import { workerConfigFrom } from '@skiptrace/worker';
@@ -48,6 +48,7 @@ const CASES: Record<string, string> = {
   BATCH_CHUNKS_IN_FLIGHT: '2',
   BATCH_PAGE_ROWS: '100',
   BATCH_MAX_ROW_BYTES: '4096',
+  BATCH_UPLOAD_HEARTBEAT_MS: '2000',
   SKIPTRACE_ADMIN_TOKEN: 'an-operator-secret-of-32-chars!!',
   AUTH_SIGNING_KEYS: JSON.stringify({
     keys: [
@@ -86,7 +87,7 @@ const CASES: Record<string, string> = {
   BATCH_REUSE_TTL_SECONDS: '0',
   BATCH_SWEEP_INTERVAL_MS: '0',
   BATCH_STALE_CHUNK_MS: '60000',
-  BATCH_ABANDONED_UPLOAD_MS: '60000',
+  BATCH_UPLOAD_LEASE_MS: '60000',
   BATCH_MAX_CHUNK_DISPATCHES: '2',
   SKIPTRACE_DEMO_ROWS: '0',
   SKIPTRACE_BATCH_WORKER: 'inline',

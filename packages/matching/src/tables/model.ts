@@ -1,7 +1,7 @@
 /**
  * The matching model: match weights (bits, log2 m/u) per field and agreement level, and
  * the calibration of summed weights into probabilities. Written by
- * `node packages/matching/bench/estimate-weights.ts` (docs/matching.md explains how);
+ * `node test/eval/estimate-weights.ts` (docs/matching.md explains how);
  * do not edit by hand — re-run the estimation instead.
  */
 export const MODEL = {

@@ -58,6 +58,8 @@ export function createVerifyCache(max = 1_000) {
   const keyOf = (secret: string, stored: string) =>
     createHash('sha256').update(stored).update('\0').update(secret).digest('base64url');
   return {
+    /** Whether this secret was verified against this hash before (no scrypt, no comparison). */
+    known: (secret: string, stored: string): boolean => seen.has(keyOf(secret, stored)),
     async verify(secret: string, stored: string): Promise<boolean> {
       const key = keyOf(secret, stored);
       if (seen.has(key)) return true;

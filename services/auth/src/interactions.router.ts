@@ -9,7 +9,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { cleanBody } from '@skiptrace/runtime';
-import type { Accounts } from './accounts.service.ts';
+import type { Accounts } from '@skiptrace/accounts';
 import type { AbuseControls } from './abuse.ts';
 import { consentPage, errorPage, loginPage } from './views.ts';
 
@@ -43,7 +43,7 @@ export interface InteractionDeps {
   secureCookies: boolean;
 }
 
-export function interactionRoutes({ provider, accounts, abuse, secureCookies }: InteractionDeps): Router {
+export function createInteractionsRouter({ provider, accounts, abuse, secureCookies }: InteractionDeps): Router {
   const router = Router();
   const form = cleanBody(express.urlencoded({ extended: false, limit: '8kb' }));
 

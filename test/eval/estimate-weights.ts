@@ -1,7 +1,7 @@
 /**
- * Estimates the matching model (src/tables/model.ts) on generated data and writes it.
+ * Estimates the matching model (packages/matching/src/tables/model.ts) on generated data and writes it.
  *
- *   node packages/matching/bench/estimate-weights.ts [--check]
+ *   node test/eval/estimate-weights.ts [--check]
  *
  * 1. A training population and noisy queries from evaluation.ts with TRAINING seeds (the
  *    evaluation and its CI test use other seeds).
@@ -30,11 +30,10 @@ import {
   candidateKeys,
   compareCandidate,
   contradicts,
-  generatePopulation,
-  generateQueries,
   standardizeAddress,
-} from '../src/index.ts';
-import type { FieldLevels, StandardAddress } from '../src/index.ts';
+} from '@skiptrace/matching';
+import type { FieldLevels, StandardAddress } from '@skiptrace/matching';
+import { generatePopulation, generateQueries } from './evaluation.ts';
 
 const TRAINING_SEEDS = [7001, 7002];
 const check = process.argv.includes('--check');
@@ -213,13 +212,13 @@ const model = {
 console.log(`${matches} matching and ${nonMatches} non-matching candidate pairs from ${cases.length} training queries`);
 console.log(JSON.stringify(model, null, 2));
 if (!check) {
-  const file = fileURLToPath(new URL('../src/tables/model.ts', import.meta.url));
+  const file = fileURLToPath(new URL('../../packages/matching/src/tables/model.ts', import.meta.url));
   writeFileSync(
     file,
     `/**
  * The matching model: match weights (bits, log2 m/u) per field and agreement level, and
  * the calibration of summed weights into probabilities. Written by
- * \`node packages/matching/bench/estimate-weights.ts\` (docs/matching.md explains how);
+ * \`node test/eval/estimate-weights.ts\` (docs/matching.md explains how);
  * do not edit by hand — re-run the estimation instead.
  */
 export const MODEL = ${JSON.stringify(model, null, 2)} as const;

@@ -24,14 +24,14 @@ import {
 } from '@skiptrace/runtime';
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
-import type { GatewayDeps } from '../gateway.service.ts';
+import type { GatewayDeps } from './gateway.types.ts';
 
 const account = (req: Request) => req.auth!.accountId;
 
 /** Keyset cursors of this listing carry the kind `id`. */
 const CURSOR = 'id';
 
-export function skiptraceRoutes(deps: GatewayDeps): Router {
+export function createSkiptraceRouter(deps: GatewayDeps): Router {
   const { db, bus, auth, config } = deps;
   const router = Router();
   // Concurrent submissions share one INSERT (and one commit) instead of one each.

@@ -26,9 +26,7 @@ import {
   titleCase,
 } from './evaluation.ts';
 import type { Dwelling, EvalPerson, EvalQuery, Population, PopulationOptions, StressKind } from './evaluation.ts';
-import { mulberry32 } from './prng.ts';
-import type { Random } from './prng.ts';
-import { STATE_NAMES } from './tables/states.ts';
+import { mulberry32, STATE_NAMES, type Random } from '@skiptrace/matching';
 
 /** Confusable given names that live under one roof (siblings, a couple, parent and child). */
 const CONFUSABLE: readonly (readonly [string, string])[] = [

@@ -5,8 +5,7 @@
  * nickname tables the matcher uses, so the evaluation does not grade the matcher on its
  * own tables. Deterministic for a seed.
  */
-import { mulberry32 } from './prng.ts';
-import { STATE_NAMES } from './tables/states.ts';
+import { mulberry32, STATE_NAMES } from '@skiptrace/matching';
 
 export interface EvalPerson {
   id: number;

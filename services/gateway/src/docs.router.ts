@@ -45,7 +45,7 @@ const css = `body{margin:0;font-family:system-ui,sans-serif}
 .docs-bar a{color:#c7d2fe}
 .swagger-ui .topbar{display:none}`;
 
-export function docsRoutes(): Router {
+export function createDocsRouter(): Router {
   const router = Router();
   const headers = (res: express.Response) =>
     res.set({
