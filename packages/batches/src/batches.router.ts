@@ -64,8 +64,10 @@ function formatOf(req: Request): Format {
 /**
  * The upload as sent before its Content-Encoding (gzip, deflate, br; the gateway's input
  * boundary refuses others with 415). A body that is not what its coding says fails the
- * upload with 400 (zlib's error, answered by the error middleware); the row and row-size
- * limits bound what a small compressed body can expand to.
+ * upload with 400 (zlib's error, answered by the error middleware). What it may expand to is
+ * bounded while streaming (BATCH_MAX_INFLATED_BYTES, BATCH_MAX_INFLATION_RATIO → 413): blank
+ * lines reach no row limit, so without these a few KB of brotli keep a core busy for minutes.
+ * The inflater only runs as fast as the ingest reads, and stops with the request.
  */
 const INFLATE = new Map([
   ['gzip', createGunzip],
@@ -73,7 +75,14 @@ const INFLATE = new Map([
   ['br', createBrotliDecompress],
 ]);
 
-function decompressed(body: Readable, coding: string | undefined): Readable {
+/** Expanded bytes below which the inflation ratio is not judged (small files compress well). */
+const RATIO_FLOOR_BYTES = 1024 * 1024;
+
+function decompressed(
+  body: Readable,
+  coding: string | undefined,
+  limits: Pick<BatchesConfig, 'maxInflatedBytes' | 'maxInflationRatio'>,
+): Readable {
   const name = coding?.trim().toLowerCase();
   if (!name || name === 'identity') return body;
   const make = INFLATE.get(name);
@@ -81,8 +90,30 @@ function decompressed(body: Readable, coding: string | undefined): Readable {
   // Started when the reader starts: a zlib error before then would have no listener.
   async function* inflate(): AsyncGenerator<Buffer> {
     const stream = make!();
+    let bytesIn = 0;
+    let bytesOut = 0;
+    body.on('data', (chunk: Buffer) => (bytesIn += chunk.length));
     body.on('error', (err) => stream.destroy(err));
-    yield* body.pipe(stream) as AsyncIterable<Buffer>;
+    try {
+      for await (const chunk of body.pipe(stream) as AsyncIterable<Buffer>) {
+        bytesOut += chunk.length;
+        if (bytesOut > limits.maxInflatedBytes)
+          throw new ApiError(
+            'payload_too_large',
+            `the upload expands to more than ${limits.maxInflatedBytes} bytes (BATCH_MAX_INFLATED_BYTES); nothing was stored`,
+          );
+        if (bytesOut > RATIO_FLOOR_BYTES && bytesOut > bytesIn * limits.maxInflationRatio)
+          throw new ApiError(
+            'payload_too_large',
+            `the upload expands more than ${limits.maxInflationRatio}-fold (BATCH_MAX_INFLATION_RATIO): refused as a decompression bomb; nothing was stored`,
+          );
+        yield chunk;
+      }
+    } finally {
+      // Refused, failed or abandoned: stop inflating and stop reading the request.
+      stream.destroy();
+      body.unpipe(stream);
+    }
   }
   return Readable.from(inflate(), { objectMode: false });
 }
@@ -202,7 +233,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
         db,
         accountId: account(req),
         format,
-        body: decompressed(tap, req.get('content-encoding')),
+        body: decompressed(tap, req.get('content-encoding'), config),
         map,
         charset: charsetOf(req.get('content-type')),
         config,

@@ -25,6 +25,17 @@ export const BatchesConfig = z.object({
   /** Longest single input row (CSV record, NDJSON line, JSON element), bytes; longer → 413. Default 65,536. */
   maxRowBytes: int(256).default(65_536),
   /**
+   * Most bytes a compressed upload may expand to; more → 413 while streaming, nothing kept.
+   * Default 1 GiB (a 1,000,000-row CSV is 60–120 MB).
+   */
+  maxInflatedBytes: int(1024).default(1024 ** 3),
+  /**
+   * Most bytes out per compressed byte in, judged once the upload has expanded past 1 MiB;
+   * more → 413 (a decompression bomb: 6.5 KB of brotli that expands without end). CSV of
+   * addresses compresses 5–15×. Default 200.
+   */
+  maxInflationRatio: int(2).default(200),
+  /**
    * How often the process receiving an upload renews its lease on it, ms (upload-lease.ts);
    * keep it well under the worker's BATCH_UPLOAD_LEASE_MS. Default 5,000.
    */
@@ -84,6 +95,16 @@ export const batchesApiEnv = {
     'maxRowBytes',
     'longest input row (CSV record, NDJSON line, JSON element), bytes; longer: 413',
   ),
+  BATCH_MAX_INFLATED_BYTES: fromConfig(
+    BatchesConfig,
+    'maxInflatedBytes',
+    'most bytes a compressed upload may expand to; more: 413 while streaming, nothing kept',
+  ),
+  BATCH_MAX_INFLATION_RATIO: fromConfig(
+    BatchesConfig,
+    'maxInflationRatio',
+    'most bytes out per compressed byte in, judged past 1 MiB expanded; more: 413 (decompression bomb)',
+  ),
   BATCH_UPLOAD_HEARTBEAT_MS: fromConfig(
     BatchesConfig,
     'uploadHeartbeatMs',
@@ -136,6 +157,8 @@ export function batchesApiConfigFrom(env: Parsed<typeof batchesApiEnv>): Batches
     chunksInFlight: env.BATCH_CHUNKS_IN_FLIGHT,
     pageRows: env.BATCH_PAGE_ROWS,
     maxRowBytes: env.BATCH_MAX_ROW_BYTES,
+    maxInflatedBytes: env.BATCH_MAX_INFLATED_BYTES,
+    maxInflationRatio: env.BATCH_MAX_INFLATION_RATIO,
     uploadHeartbeatMs: env.BATCH_UPLOAD_HEARTBEAT_MS,
   });
 }

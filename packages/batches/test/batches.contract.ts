@@ -3,7 +3,7 @@
  * and the real ones (PostgreSQL + RabbitMQ). Each case uploads through HTTP, lets a
  * worker trace the chunks with a fake engine, and checks what the API answers.
  */
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { completeProperty, getProperty, insertProperty, listProperties, toResponse } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
@@ -267,6 +267,28 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       // A NUL (which PostgreSQL cannot store) refuses its row, naming the column; the rest is kept.
       const nul = await send(Buffer.from(`${csv}2 Oak St,Austin,TX,78701,Ja\u0000net\n`), 'text/csv').expect(202);
       expect(nul.body).toMatchObject({ accepted: 1, rejected: 1 });
+    });
+
+    it('refuses a decompression bomb with 413 while streaming, keeping nothing (#22 defect 1)', async () => {
+      // 64 MiB of blank lines after a header: 138 bytes of brotli. Blank lines reach no row
+      // limit; the inflation ratio stops it once 1 MiB has come out.
+      const bomb = brotliCompressSync(
+        Buffer.concat([Buffer.from('street_address,city,state,zip_code\n'), Buffer.alloc(64 * 1024 * 1024, 10)]),
+        { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+      );
+      const res = await request(app)
+        .post(V1)
+        .set('Content-Type', 'text/csv')
+        .set('Content-Encoding', 'br')
+        .set('X-Test-Account', 'acct-bomb')
+        .send(bomb);
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({
+        error: 1004,
+        message: expect.stringContaining('decompression bomb') as unknown,
+      });
+      const kept = await system.db.query(`SELECT id FROM batches WHERE account_id = 'acct-bomb'`);
+      expect(kept.rows).toEqual([]);
     });
 
     it('exports caller-supplied cells a spreadsheet would run as formulas neutralised (OWASP CSV injection)', async () => {
