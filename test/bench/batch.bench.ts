@@ -40,7 +40,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { createAccounts } from '@skiptrace/auth';
+import { createAccounts } from '@skiptrace/accounts';
 import { importContacts } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createAccounts } from '@skiptrace/auth';
+import { createAccounts } from '@skiptrace/accounts';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import {
   clientCredentialsToken,

@@ -7,7 +7,16 @@
 // package's files. All pass once the three agree.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -133,4 +142,37 @@ describe('package boundaries', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('package dependency cycle: @fx/a -> @fx/b -> @fx/a');
   });
+});
+
+describe('this repository', () => {
+  /** The workspace packages a package needs at run time (dependencies, transitively), by name. */
+  function runtimeClosure(name: string): Map<string, Record<string, string>> {
+    const manifests = new Map<string, Record<string, string>>();
+    for (const parent of ['packages', 'services']) {
+      for (const entry of readdirSync(join(root, parent), { withFileTypes: true })) {
+        const file = join(root, parent, entry.name, 'package.json');
+        if (!entry.isDirectory() || !existsSync(file)) continue;
+        const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; dependencies?: Record<string, string> };
+        manifests.set(pkg.name, pkg.dependencies ?? {});
+      }
+    }
+    const seen = new Map<string, Record<string, string>>();
+    const visit = (n: string) => {
+      if (seen.has(n) || !manifests.has(n)) return;
+      seen.set(n, manifests.get(n)!);
+      for (const dep of Object.keys(manifests.get(n)!)) visit(dep);
+    };
+    visit(name);
+    return seen;
+  }
+
+  it.each(['@skiptrace/gateway', '@skiptrace/cli'])(
+    '%s does not load oidc-provider, not even through a dependency',
+    (name) => {
+      const closure = runtimeClosure(name);
+      expect(closure.size).toBeGreaterThan(3);
+      const loaders = [...closure].filter(([, deps]) => 'oidc-provider' in deps).map(([n]) => n);
+      expect(loaders).toEqual([]);
+    },
+  );
 });

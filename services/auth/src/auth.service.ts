@@ -12,7 +12,7 @@ import type { JWK } from 'jose';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import { inputBoundary, labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
-import { createAccounts, type Accounts } from './accounts.service.ts';
+import { createAccounts, type Accounts } from '@skiptrace/accounts';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
 import { ensureConsoleClient } from './console-client.ts';

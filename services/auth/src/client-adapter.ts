@@ -11,7 +11,7 @@
 import { errors } from 'oidc-provider';
 import { textProblem } from '@skiptrace/runtime';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { AccountError, type Accounts, type ClientRecord } from './accounts.service.ts';
+import { AccountError, type Accounts, type ClientRecord } from '@skiptrace/accounts';
 
 /** RFC 7591 metadata kept verbatim from a registration; everything else is derived. */
 const KEPT_METADATA = [

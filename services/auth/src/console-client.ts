@@ -7,7 +7,7 @@
  */
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import type { Database } from '@skiptrace/storage';
-import type { Accounts } from './accounts.service.ts';
+import type { Accounts } from '@skiptrace/accounts';
 
 export const CONSOLE_ACCOUNT_ID = 'acc_console';
 

@@ -5,8 +5,8 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Accounts } from './accounts.service.ts';
-import { randomSecret } from './passwords.ts';
+import type { Accounts } from '@skiptrace/accounts';
+import { randomSecret } from '@skiptrace/accounts';
 
 export interface DemoCredentials {
   accountId: string;

@@ -9,7 +9,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { cleanBody } from '@skiptrace/runtime';
-import type { Accounts } from './accounts.service.ts';
+import type { Accounts } from '@skiptrace/accounts';
 import type { AbuseControls } from './abuse.ts';
 import { consentPage, errorPage, loginPage } from './views.ts';
 

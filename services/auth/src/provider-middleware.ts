@@ -14,7 +14,7 @@
  *   path exists under another method.
  */
 import type Provider from 'oidc-provider';
-import type { Accounts } from './accounts.service.ts';
+import type { Accounts } from '@skiptrace/accounts';
 import type { AbuseControls } from './abuse.ts';
 
 const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';

@@ -7,9 +7,9 @@
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { JWK } from 'jose';
 import type { Logger } from '@skiptrace/runtime';
-import type { Accounts } from './accounts.service.ts';
+import type { Accounts } from '@skiptrace/accounts';
 import type { AbuseControls } from './abuse.ts';
-import { createVerifyCache, randomSecret } from './passwords.ts';
+import { createVerifyCache, randomSecret } from '@skiptrace/accounts';
 import { errorPage, logoutPage, signedOutPage } from './views.ts';
 import { pinIssuerOrigin } from './issuer-origin.ts';
 import type { AuthConfig } from './config.ts';

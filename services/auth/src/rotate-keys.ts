@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@skiptrace/runtime';
 import { z } from 'zod';
-import { dataDirFrom, withAuthDatabase } from './admin.ts';
+import { dataDirFrom, withAuthDatabase } from '@skiptrace/accounts';
 import { encryptedKeyStore, parseKeks } from './key-encryption.ts';
 import { databaseKeyStore, fileKeyStore, rotateSigningKey } from './signing-keys.ts';
 

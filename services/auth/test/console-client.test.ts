@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import { createDatabase, type Database } from '@skiptrace/storage';
-import { createAccounts, type Accounts } from '../src/accounts.service.ts';
+import { createAccounts, type Accounts } from '@skiptrace/accounts';
 import { clientMetadata } from '../src/client-adapter.ts';
 import { CONSOLE_ACCOUNT_ID, ensureConsoleClient } from '../src/console-client.ts';
 

@@ -3,7 +3,7 @@
  * every failure into one line on stderr: exit 2 for usage errors, 1 for the rest.
  * HTTP errors print their status and the API's message. SKIPTRACE_DEBUG=1 adds the stack.
  */
-import { AccountError } from '@skiptrace/auth';
+import { AccountError } from '@skiptrace/accounts';
 import { ApiRequestError } from '@skiptrace/client';
 import { ConfigError } from '@skiptrace/runtime';
 import { helpText, parseCommandArgs, usageLine, UsageError, type Command } from './command.ts';

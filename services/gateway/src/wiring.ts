@@ -1,4 +1,4 @@
-import { createAccounts, createClientsRouter } from '@skiptrace/auth';
+import { createAccounts, createClientsRouter } from '@skiptrace/accounts';
 import { createBatchesRouter } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/auth';
+import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/accounts';
 import { createBatchesRouter } from '@skiptrace/batches';
 import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
 import { createWebhooksRouter, webhookConfig } from '@skiptrace/dispatcher';

@@ -1,4 +1,4 @@
-import { withAuthDatabase } from '@skiptrace/auth';
+import { withAuthDatabase } from '@skiptrace/accounts';
 import { requireString, type Command } from '../command.ts';
 
 export const accountsCreate: Command = {

@@ -1,4 +1,4 @@
-import { withAuthDatabase } from '@skiptrace/auth';
+import { withAuthDatabase } from '@skiptrace/accounts';
 import { optionalString, requireString, type Command } from '../command.ts';
 
 const list = (value: string | undefined) => value?.split(/[,\s]+/).filter(Boolean);

@@ -1,0 +1,20 @@
+/**
+ * @skiptrace/accounts: accounts, users and API clients (the records the OAuth server signs
+ * in and the gateway's client-management API edits), secret hashing, and the admin helpers
+ * the CLI uses. Used by services/auth, services/gateway and services/cli; loads no OAuth
+ * server.
+ */
+export {
+  createAccounts,
+  AccountError,
+  API_SCOPES,
+  GRANT_TYPES,
+  type Accounts,
+  type Account,
+  type User,
+  type ClientRecord,
+  type CreateClientInput,
+} from './accounts.service.ts';
+export { createVerifyCache, hashSecret, randomSecret, verifySecret } from './passwords.ts';
+export { withAuthDatabase, dataDirFrom } from './admin.ts';
+export { createClientsRouter, clientView, type ClientsRouterDeps } from './clients.router.ts';
