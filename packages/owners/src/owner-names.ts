@@ -668,6 +668,15 @@ function buildPerson(tokens: readonly string[], order: Order, suffix: string | u
     }
     lastWords = tokens.slice(0, k);
     rest = tokens.slice(k);
+    // Vietnamese VAN / THI after the surname is a middle name: "NGUYEN VAN THANH" is Thanh.
+    if (
+      k === 1 &&
+      rest.length >= 2 &&
+      EAST_ASIAN_SURNAMES.has(tokens[0] as string) &&
+      (rest[0] === 'VAN' || rest[0] === 'THI')
+    ) {
+      rest = [rest[1] as string, rest[0] as string, ...rest.slice(2)];
+    }
   } else {
     let start = tokens.length - 1;
     while (
@@ -760,11 +769,20 @@ function personFromPart(
     return { person, order: 'lastFirst' };
   }
   if (context.sharedLast !== undefined && context.order !== undefined) {
+    // The part writes the shared surname itself ("JOHN SMITH AND MARY SMITH", "SMITH JOHN & SMITH MARY").
+    const shared = letters(context.sharedLast.toUpperCase());
+    if (words.length >= 2 && letters(words[0] as string) === shared) {
+      return { person: buildPerson(words, 'lastFirst', suffix), order: 'lastFirst' };
+    }
+    if (words.length >= 2 && letters(words[words.length - 1] as string) === shared) {
+      return { person: buildPerson(words, 'firstLast', suffix), order: 'firstLast' };
+    }
     const onlyGiven =
       words.length === 1 ||
       (words.length === 2 &&
         (isInitial(words[1] as string) || givenWeight(words[1] as string) > 0) &&
-        givenWeight(words[0] as string) > 0) ||
+        givenWeight(words[0] as string) > 0 &&
+        !(surnameWeight(words[0] as string) >= 1 && givenWeight(words[0] as string) < 1)) ||
       (words.length === 3 &&
         isInitial(words[2] as string) &&
         givenWeight(words[0] as string) > 0 &&
@@ -816,12 +834,16 @@ function personsOf(tokens: readonly string[], given: Hint): PersonParts[] {
   const out: PersonParts[] = [];
   // "JOHN & MARY SMITH": a lone given name first, the surname written once at the end.
   const firstWords = personWords(parts[0] as string[]).words;
-  if (parts.length >= 2 && firstWords.length === 1 && givenWeight(firstWords[0] as string) > 0) {
+  const loneGiven =
+    (firstWords.length === 1 || (firstWords.length === 2 && isInitial(firstWords[1] as string))) &&
+    givenWeight(firstWords[0] as string) > 0;
+  if (parts.length >= 2 && loneGiven) {
     const second = personFromPart(parts[1] as string[], { hint: { order: 'firstLast', decisive: false } });
     const secondWords = personWords(parts[1] as string[]).words;
     if (secondWords.length >= 2 && second.order === 'firstLast' && second.person.last !== undefined) {
       const lone = personWords(parts[0] as string[]);
       const firstPerson: PersonParts = { first: nameCase(firstWords[0] as string), last: second.person.last };
+      if (firstWords.length > 1) firstPerson.middle = nameCase(firstWords[1] as string);
       if (lone.suffix !== undefined) firstPerson.suffix = lone.suffix;
       out.push(firstPerson, second.person);
       for (const part of parts.slice(2)) {

@@ -416,3 +416,36 @@ describe('parseOwnerNames: trustees and trusts over two lines (forms of the Phil
     expect(one('GST NON EXEMPT PA RE TRUS', 'REILLY JOHN H III TR')[0]?.[0]).toBe('trust');
   });
 });
+
+describe('parseOwnerNames: couples written out in full', () => {
+  it('reads each person of a couple that writes the surname twice or once at the end', () => {
+    expect(one('JOHN A. & MARY B. SMITH')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Smith'],
+    ]);
+    expect(one('JOHN SMITH AND MARY SMITH')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Smith'],
+    ]);
+    expect(one('SMITH JOHN & SMITH MARY')).toEqual([
+      ['person', 'John', 'Smith'],
+      ['person', 'Mary', 'Smith'],
+    ]);
+    expect(one('JONES MARY & SMITH ROBERT H/W')).toEqual([
+      ['person', 'Mary', 'Jones'],
+      ['person', 'Robert', 'Smith'],
+    ]);
+  });
+
+  it('reads Vietnamese VAN and THI as middle names', () => {
+    expect(parseOwnerNames(['NGUYEN VAN THANH'])[0]).toMatchObject({
+      firstName: 'Thanh',
+      middleName: 'Van',
+      lastName: 'Nguyen',
+    });
+    expect(one('NGUYEN THI MAI & NGUYEN VAN HUNG')).toEqual([
+      ['person', 'Mai', 'Nguyen'],
+      ['person', 'Hung', 'Nguyen'],
+    ]);
+  });
+});
