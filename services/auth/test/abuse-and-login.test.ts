@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createDatabase, type Database } from '@skiptrace/storage';
 import { launchBrowser, signIn } from './browser.ts';
-import { startAuth, type RunningAuth } from './harness.ts';
+import { clientCredentialsBurst, startAuth, type RunningAuth } from './harness.ts';
 
 let db: Database;
 let auth: RunningAuth;
@@ -166,20 +166,7 @@ describe('token endpoint rate limit', () => {
     const guarded = await startAuth(db, createMemoryKeyValue(), { clientAuthFailureLimit: 10 });
     try {
       const c = await guarded.service.accounts.createClient({ name: 'Burst target', scopes: 'read' });
-      const statuses = await Promise.all(
-        Array.from({ length: 60 }, async () => {
-          const res = await fetch(`${guarded.url}/oauth/token`, {
-            method: 'POST',
-            body: new URLSearchParams({
-              grant_type: 'client_credentials',
-              client_id: c.client.clientId,
-              client_secret: 'guessed-secret',
-            }),
-          });
-          await res.body?.cancel();
-          return res.status;
-        }),
-      );
+      const statuses = await clientCredentialsBurst(guarded.url, c.client.clientId, 'guessed-secret', 60);
       expect(statuses.filter((s) => s === 401)).toHaveLength(10);
       expect(statuses.filter((s) => s === 429)).toHaveLength(50);
     } finally {

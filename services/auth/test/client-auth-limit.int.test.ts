@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { createRedisKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createDatabase, type Database } from '@skiptrace/storage';
 import { deleteByPrefix, randomPrefix, testUrls } from '@skiptrace/testing';
-import { startAuth, type RunningAuth } from './harness.ts';
+import { clientCredentialsBurst, startAuth, type RunningAuth } from './harness.ts';
 
 const { redisUrl } = testUrls();
 const prefix = randomPrefix('auth-limit');
@@ -31,20 +31,7 @@ afterAll(async () => {
 describe('client-authentication failure limit on Redis', () => {
   it('60 parallel wrong secrets: exactly 10 compared (401), 50 refused before comparing (429)', async () => {
     const c = await auth.service.accounts.createClient({ name: 'Burst target', scopes: 'read' });
-    const statuses = await Promise.all(
-      Array.from({ length: 60 }, async () => {
-        const res = await fetch(`${auth.url}/oauth/token`, {
-          method: 'POST',
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: c.client.clientId,
-            client_secret: 'guessed-secret',
-          }),
-        });
-        await res.body?.cancel();
-        return res.status;
-      }),
-    );
+    const statuses = await clientCredentialsBurst(auth.url, c.client.clientId, 'guessed-secret', 60);
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(50);
   });

@@ -55,3 +55,20 @@ export async function startAuth(
     },
   };
 }
+
+/**
+ * `n` parallel client_credentials requests with one client id and secret, answered with
+ * their statuses (bursts against the client-authentication failure limit, #22 defect 7).
+ */
+export function clientCredentialsBurst(url: string, clientId: string, secret: string, n: number): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const res = await fetch(`${url}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+      });
+      await res.body?.cancel();
+      return res.status;
+    }),
+  );
+}
