@@ -10,6 +10,7 @@
  * A newer record of the same parcel (same situs dwelling) replaces the older one.
  */
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
 import { candidateKeys, standardizeAddress } from '@skiptrace/matching';
 import { analyzeAfterLoad, encodeCopyValue, type Database } from '@skiptrace/storage';
@@ -348,7 +349,7 @@ export interface ImportPropertiesOptions {
   /** Label stored in property_records.source (e.g. the file name); default ''. */
   source?: string;
   onProgress?: (counts: ImportCounts) => void;
-  rejects?: import('node:stream').Writable;
+  rejects?: Writable;
   /** Records per COPY batch; default 10,000. */
   batchSize?: number;
   charset?: string;
