@@ -145,14 +145,7 @@ export const OWNER_SITUATIONS: readonly OwnerSituation[] = [
 ];
 
 /** Where the roll's mailing address points. */
-export type MailingTruth =
-  | 'property'
-  | 'owner_current'
-  | 'owner_old'
-  | 'heir'
-  | 'po_box'
-  | 'office'
-  | 'elsewhere';
+export type MailingTruth = 'property' | 'owner_current' | 'owner_old' | 'heir' | 'po_box' | 'office' | 'elsewhere';
 
 export type RecordKind = 'person' | 'trust' | 'estate' | 'company' | 'government' | 'organization';
 
@@ -169,11 +162,23 @@ export interface ParcelTruth {
   owners: string[];
   /** Owners of record who are people missing from the people data. */
   missingOwners: number;
+  /**
+   * Whether an owner the roll names (by name, or by surname for "SMITH FAMILY TRUST", after the
+   * field's cut) is tied to the parcel in the people data: the property or the roll's mailing
+   * address is among their addresses there. False when the data lacks the one address that
+   * would tie them (an old address missing, a stale mailing address they never had) or the
+   * roll names only an owner who is not in the data ("SMITH JOHN ETAL" with John missing):
+   * then no rule that asks for a name agreement and an address tie can find the owner.
+   */
+  tied: boolean;
   /** Alive people living at the parcel now (any of its units). */
   residents: string[];
   /** People who lived there before and moved or died. */
   formerResidents: string[];
-  /** Owners' family who are not owners: a spouse not on the roll, children, an estate's heirs. */
+  /**
+   * The owners' family who are not owners of record: partners (ever, a late spouse too),
+   * children (an estate's heirs), parents, siblings, and whoever lives with them now.
+   */
   related: string[];
   mailing: MailingTruth;
   /** Units at the parcel (1 for a house). */
@@ -285,9 +290,8 @@ const COMPANY_KINDS = (
   'REAL ESTATE,RESIDENTIAL,HOUSING PARTNERS,ACQUISITIONS'
 ).split(',');
 const COMPANY_FORMS = 'LLC,LLC,LLC,LLC,INC,INC,CORP,LP,LTD,L L C,CO'.split(',');
-const OFFICE_STREETS = 'Commerce,Corporate,Executive,Business Park,Industrial,Technology,Enterprise,Gateway,Plaza'.split(
-  ',',
-);
+const OFFICE_STREETS =
+  'Commerce,Corporate,Executive,Business Park,Industrial,Technology,Enterprise,Gateway,Plaza'.split(',');
 const SAINTS = 'JOHN,MARY,PAUL,PETER,JAMES,JOSEPH,ANNE,LUKE,MARK,MICHAEL,PATRICK,FRANCIS'.split(',');
 
 // ---------------------------------------------------------------------------------------------
@@ -308,6 +312,8 @@ interface Person {
   household: number | null;
   parents: number[];
   children: number[];
+  /** Spouses and partners, ever. */
+  partners: number[];
 }
 
 interface Household {
@@ -445,6 +451,8 @@ class WorldBuilder {
   private readonly homePlaces: number[];
   private readonly phones: PhoneBook;
   private inData = 0;
+  /** Per person, the dwellings their data record lists (some old ones are missing). */
+  private readonly listed = new Map<number, Set<number>>();
 
   private readonly options: OwnerWorldOptions;
 
@@ -487,9 +495,11 @@ class WorldBuilder {
 
   private convention(): Convention {
     const w = this.random();
+    const order = this.chance(0.12) ? 'firstLast' : 'lastFirst';
     return {
-      width: w < 0.2 ? 21 : w < 0.75 ? 40 : 0,
-      order: this.chance(0.12) ? 'firstLast' : 'lastFirst',
+      // 21-character fields are the old LAST FIRST rolls; a FIRST LAST roll cut there would lose the surname.
+      width: w < 0.2 && order === 'lastFirst' ? 21 : w < 0.75 ? 40 : 0,
+      order,
       split: this.chance(0.3),
       apostrophes: this.chance(0.5),
       hyphens: this.chance(0.6),
@@ -522,10 +532,18 @@ class WorldBuilder {
       household: null,
       parents: [],
       children: [],
+      partners: [],
     };
     this.persons.push(p);
     if (inData) this.inData++;
     return p;
+  }
+
+  /** Records two people as partners; returns the second. */
+  private pair(a: Person, b: Person): Person {
+    a.partners.push(b.id);
+    b.partners.push(a.id);
+    return b;
   }
 
   private surname(): string {
@@ -582,9 +600,9 @@ class WorldBuilder {
     if (this.inData < this.options.people && this.chance(headBorn < 1990 ? 0.62 : 0.4)) {
       const roll = this.random();
       const other = this.surname();
-      const spouseLast =
-        roll < 0.78 ? last : roll < 0.93 || /[ -]/.test(last + other) ? other : `${last}-${other}`;
+      const spouseLast = roll < 0.78 ? last : roll < 0.93 || /[ -]/.test(last + other) ? other : `${last}-${other}`;
       spouse = this.person(!male, spouseLast, headBorn + this.int(-6, 6), true);
+      this.pair(head, spouse);
       spouse.birthYear = Math.min(spouse.birthYear, year - 18);
     }
     const kids: Person[] = [];
@@ -740,7 +758,7 @@ class WorldBuilder {
     for (const id of h.members) {
       const p = this.persons[id]!;
       // People appear in the data as adults.
-      p.stints.push({ dwelling, from: Math.max(m, monthIndex(p.birthYear + 18, 1 + (p.id % 12))), to: null });
+      p.stints.push({ dwelling, from: Math.max(m, monthIndex(p.birthYear + 18, 1)), to: null });
     }
     const year = yearOf(m);
     const headBorn = this.persons[h.head]!.birthYear;
@@ -876,10 +894,14 @@ class WorldBuilder {
     const born = this.int(1935, 1990);
     const a = this.person(this.chance(0.6), last, born, false);
     const ids = [a.id];
-    if (this.chance(0.45)) ids.push(this.person(!a.male, last, born + this.int(-5, 5), false).id);
+    if (this.chance(0.45)) ids.push(this.pair(a, this.person(!a.male, last, born + this.int(-5, 5), false)).id);
     const home = this.pick(this.places.map((_, i) => i));
     const street = this.newStreet(home);
-    const mailing: Mailing = { kind: 'street', place: home, line: `${street.number} ${street.street} ${street.suffix}` };
+    const mailing: Mailing = {
+      kind: 'street',
+      place: home,
+      line: `${street.number} ${street.street} ${street.suffix}`,
+    };
     const roll = this.random();
     const holder: Holder =
       roll < 0.8
@@ -921,13 +943,13 @@ class WorldBuilder {
     h.rentals++;
     const home = h.home === null ? null : this.dwellings[h.home]!;
     const mailing: Mailing = home === null ? { kind: 'property' } : { kind: 'dwelling', dwelling: home.id };
-    const ids = this.chance(0.7) ? this.owners(h) : [h.head];
     const roll = this.random();
+    // A couple's rental is in both names or the head's; a couple's trust has them both as trustees.
     const holder: Holder =
       roll < 0.72
-        ? this.peopleHolder(ids)
+        ? this.peopleHolder(this.chance(0.7) ? this.owners(h) : [h.head])
         : roll < 0.84
-          ? this.peopleHolder(ids, this.pick(['family', 'trustee', 'named'] as const))
+          ? this.peopleHolder(this.owners(h), this.pick(['family', 'trustee', 'named'] as const))
           : { type: 'company', company: this.llcFor(this.persons[h.head]!, mailing) };
     if (holder.type === 'people' && holder.trust === 'named') holder.ids = [h.head];
     const bought = this.chance(0.5) ? this.takeForSale(place) : null;
@@ -1036,7 +1058,13 @@ class WorldBuilder {
     if (landline !== undefined) landline.to = Math.max(landline.from, m - 1);
     let partner: Person | null = null;
     if (this.inData < this.options.people && this.chance(0.3)) {
-      partner = this.person(!kid.male, this.chance(0.6) ? kid.last : this.surname(), kid.birthYear + this.int(-4, 4), true);
+      partner = this.person(
+        !kid.male,
+        this.chance(0.6) ? kid.last : this.surname(),
+        kid.birthYear + this.int(-4, 4),
+        true,
+      );
+      this.pair(kid, partner);
       this.mobileFor(partner, m, from.place);
     }
     const h = this.household(kid, partner, [], from.place);
@@ -1128,7 +1156,7 @@ class WorldBuilder {
     const born = this.int(1950, 1998);
     const a = this.person(this.chance(0.55), last, born, false);
     const ids = [a.id];
-    if (this.chance(0.55)) ids.push(this.person(!a.male, last, born + this.int(-4, 4), false).id);
+    if (this.chance(0.55)) ids.push(this.pair(a, this.person(!a.male, last, born + this.int(-4, 4), false)).id);
     parcel.acquired = m;
     if (this.chance(0.55)) {
       // They live there, outside the people data.
@@ -1227,6 +1255,7 @@ class WorldBuilder {
         partner.household = h.id;
         h.members.push(partner.id);
         h.spouse = partner.id;
+        this.pair(head, partner);
         partner.stints.push({ dwelling: h.home, from: m, to: null });
         if (h.landline !== null) partner.phones.push({ e164: h.landline, type: 'landline', from: m, to: null });
       }
@@ -1252,10 +1281,16 @@ class WorldBuilder {
       if (owner && year - this.persons[h.head]!.birthYear >= 45 && this.chance(0.0008)) {
         const place = this.pick(this.homePlaces);
         const trust = parcel.holder.type === 'people' ? parcel.holder.trust : null;
-        const second = this.newParcel(place, 1, this.peopleHolder(this.owners(h), trust === 'named' ? null : trust), m, {
-          kind: 'dwelling',
-          dwelling: h.home,
-        });
+        const second = this.newParcel(
+          place,
+          1,
+          this.peopleHolder(this.owners(h), trust === 'named' ? null : trust),
+          m,
+          {
+            kind: 'dwelling',
+            dwelling: h.home,
+          },
+        );
         if (this.chance(0.5)) {
           second.rental = true;
           this.places[place]!.vacant.push(...second.dwellings);
@@ -1428,6 +1463,9 @@ class WorldBuilder {
     stints.forEach(([dwelling, s], i) => {
       if (i > 0 && r() < 0.03) return; // an old address the data lacks
       const d = this.dwellings[dwelling]!;
+      let listed = this.listed.get(p.id);
+      if (listed === undefined) this.listed.set(p.id, (listed = new Set()));
+      listed.add(dwelling);
       const place = this.places[d.place]!.info;
       const current = i === 0;
       addresses.push({
@@ -1436,7 +1474,11 @@ class WorldBuilder {
         state: place.state,
         zip_code: place.zip5,
         first_seen: this.date(s.from, r, !current, s.to > s.from),
-        last_seen: current && s.open ? `${yearOf(lastSeen)}-${pad2(monthOf(lastSeen))}` : this.date(s.to, r, true),
+        // A year alone only where it cannot reach the current address's last_seen.
+        last_seen:
+          current && s.open
+            ? `${yearOf(lastSeen)}-${pad2(monthOf(lastSeen))}`
+            : this.date(s.to, r, !current && yearOf(s.to) < yearOf(lastSeen)),
       });
     });
     // Phones: those that began before the data's last look; open ones seen at lastSeen.
@@ -1451,14 +1493,23 @@ class WorldBuilder {
         number: formatPhone(ph.e164, r),
         type: ph.type,
         first_seen: this.date(ph.from, r, closed, last > ph.from),
-        last_seen: closed ? this.date(last, r, true) : `${yearOf(last)}-${pad2(monthOf(last))}`,
+        last_seen: closed
+          ? this.date(last, r, yearOf(last) < yearOf(lastSeen))
+          : `${yearOf(last)}-${pad2(monthOf(last))}`,
       });
       truthPhones.push({ e164: ph.e164, type: ph.type, last });
     }
     const rank = { mobile: 0, landline: 1, voip: 2 } as Record<string, number>;
     const current = [...truthPhones].sort((a, b) => b.last - a.last || rank[a.type]! - rank[b.type]!)[0];
     const first = r() < 0.04 ? (GOES_BY[p.first] ?? p.first) : p.first;
-    const record: OwnerWorldPerson = { person_id: id, first_name: first, last_name: p.last, addresses, phones, emails: [] };
+    const record: OwnerWorldPerson = {
+      person_id: id,
+      first_name: first,
+      last_name: p.last,
+      addresses,
+      phones,
+      emails: [],
+    };
     if (p.middle !== null) {
       const roll = r();
       if (roll < 0.55) record.middle_name = p.middle;
@@ -1511,12 +1562,18 @@ class WorldBuilder {
     switch (m.kind) {
       case 'property': {
         const p = at(parcel.place);
-        return { street: `${situs.number} ${this.upper(`${situs.street} ${situs.suffix}`, c)}`, city: this.upper(p.city, c), state: p.state, zip: p.zip5 };
+        return {
+          street: `${situs.number} ${this.upper(`${situs.street} ${situs.suffix}`, c)}`,
+          city: this.upper(p.city, c),
+          state: p.state,
+          zip: p.zip5,
+        };
       }
       case 'dwelling': {
         const d = this.dwellings[m.dwelling]!;
         const p = at(d.place);
-        const unit = d.unit === null ? '' : ` ${d.unit.length === 1 && /[A-Z]/.test(d.unit) ? 'UNIT' : 'APT'} ${d.unit}`;
+        const unit =
+          d.unit === null ? '' : ` ${d.unit.length === 1 && /[A-Z]/.test(d.unit) ? 'UNIT' : 'APT'} ${d.unit}`;
         return {
           street: `${d.number} ${this.upper(`${d.street} ${d.suffix}`, c)}${unit}`,
           city: this.upper(p.city, c),
@@ -1565,16 +1622,24 @@ class WorldBuilder {
     const situsLine = `${situs.number} ${this.upper(`${situs.street} ${situs.suffix}`, c)}`;
     const ownerIds = names.owners;
     const inDataOwners = ownerIds.filter((id) => this.persons[id]!.inData);
+    const ties = new Set(parcel.dwellings);
+    if (parcel.mailing.kind === 'dwelling') ties.add(parcel.mailing.dwelling);
+    const tied = names.named.some(
+      (n) =>
+        this.persons[n.id]!.inData &&
+        visible.includes(n.last) &&
+        (n.first === null || visible.includes(n.first)) &&
+        [...(this.listed.get(n.id) ?? [])].some((d) => ties.has(d)),
+    );
     const mailingTruth = this.mailingTruth(parcel, ownerIds);
     const situation = this.situation(parcel, ownerIds, inDataOwners, residents, mailingTruth);
     const related = new Set<number>();
     for (const id of ownerIds) {
       const p = this.persons[id]!;
-      for (const kid of p.children) if (this.persons[kid]!.inData && !ownerIds.includes(kid)) related.add(kid);
-      if (p.household !== null) {
-        for (const member of this.households[p.household]!.members)
-          if (!ownerIds.includes(member) && this.persons[member]!.inData) related.add(member);
-      }
+      const siblings = p.parents.flatMap((parent) => this.persons[parent]!.children);
+      const household = p.household === null ? [] : this.households[p.household]!.members;
+      for (const other of [...p.partners, ...p.children, ...p.parents, ...siblings, ...household])
+        if (!ownerIds.includes(other) && this.persons[other]!.inData) related.add(other);
     }
     const record: OwnerWorldParcel = {
       apn: this.apn(parcel, c, r),
@@ -1591,10 +1656,13 @@ class WorldBuilder {
       mailing_street_address: mailing.street,
       mailing_city: mailing.city,
       mailing_state: mailing.state,
-      mailing_zip_code: r() < 0.2 ? `${mailing.zip}-${String(1 + Math.floor(r() * 9998)).padStart(4, '0')}` : mailing.zip,
+      mailing_zip_code:
+        r() < 0.2 ? `${mailing.zip}-${String(1 + Math.floor(r() * 9998)).padStart(4, '0')}` : mailing.zip,
       owner_occupied: '',
       last_sale_date:
-        r() < 0.08 ? '' : `${yearOf(parcel.acquired)}-${pad2(monthOf(parcel.acquired))}-${pad2(1 + Math.floor(r() * 28))}`,
+        r() < 0.08
+          ? ''
+          : `${yearOf(parcel.acquired)}-${pad2(monthOf(parcel.acquired))}-${pad2(1 + Math.floor(r() * 28))}`,
     };
     if (c.split) {
       const [o1, o2] = listOwners;
@@ -1603,7 +1671,15 @@ class WorldBuilder {
       record.owner_2_first_name = o2?.first_name ?? '';
       record.owner_2_last_name = o2?.last_name ?? '';
     }
-    if (c.occupiedFlag && r() > 0.05) record.owner_occupied = mailingTruth === 'property' ? 'Y' : 'N';
+    // Rolls derive the flag from the mailing address (or a homestead exemption, which only people have).
+    if (c.occupiedFlag && r() > 0.05)
+      record.owner_occupied =
+        mailingTruth === 'property' &&
+        names.kind !== 'company' &&
+        names.kind !== 'government' &&
+        names.kind !== 'organization'
+          ? 'Y'
+          : 'N';
     return {
       record,
       truth: {
@@ -1612,6 +1688,7 @@ class WorldBuilder {
         recordKind: names.kind,
         owners: inDataOwners.map((id) => pid.get(id)!),
         missingOwners: ownerIds.length - inDataOwners.length,
+        tied: inDataOwners.length > 0 && tied,
         residents: residents.map((id) => pid.get(id)!),
         formerResidents: former.map((id) => pid.get(id)!),
         related: [...related].map((id) => pid.get(id)!),
@@ -1658,9 +1735,7 @@ class WorldBuilder {
     mailing: MailingTruth,
   ): OwnerSituation {
     const holder = parcel.holder;
-    if (holder.type === 'company') return 'company';
-    if (holder.type === 'government') return 'government';
-    if (holder.type === 'organization') return 'organization';
+    if (holder.type !== 'people' && holder.type !== 'estate') return holder.type;
     if (inData.length === 0) return 'owner_missing';
     if (holder.type === 'estate') return 'estate';
     const alive = owners.filter((id) => this.persons[id]!.death === null);
@@ -1668,9 +1743,7 @@ class WorldBuilder {
     const lives = alive.some((id) => residents.includes(id));
     if (holder.trust !== null) return lives ? 'trust_occupied' : 'trust_absentee';
     if (lives) return 'owner_occupied';
-    const livedThere = owners.some((id) =>
-      this.persons[id]!.stints.some((s) => parcel.dwellings.includes(s.dwelling)),
-    );
+    const livedThere = owners.some((id) => this.persons[id]!.stints.some((s) => parcel.dwellings.includes(s.dwelling)));
     if (!livedThere) return 'absentee_landlord';
     if (mailing === 'owner_current') return 'moved_out_mailing_current';
     if (mailing === 'po_box') return 'moved_out_po_box';
@@ -1687,6 +1760,8 @@ class WorldBuilder {
     line2: string;
     kind: RecordKind;
     owners: number[];
+    /** Whom the roll names, and how: a first and last name, or the surname alone (a family trust). */
+    named: { id: number; first: string | null; last: string }[];
     list: { first_name?: string; last_name: string }[];
   } {
     const holder = parcel.holder;
@@ -1698,14 +1773,25 @@ class WorldBuilder {
       first_name: n.mi !== '' && r() < 0.25 ? `${n.first} ${n.mi}` : n.first,
       last_name: n.suffix === '' || r() < 0.5 ? n.last : `${n.last} ${n.suffix}`,
     });
+    const whole = (
+      kind: RecordKind,
+      line: string,
+      owners: number[],
+      named: { id: number; first: string | null; last: string }[],
+    ) => ({
+      line1: line,
+      line2: '',
+      kind,
+      owners,
+      named,
+      list: [{ last_name: line }],
+    });
     switch (holder.type) {
-      case 'company': {
-        const name = this.companies[holder.company]!.name;
-        return { line1: name, line2: '', kind: 'company', owners: [], list: [{ last_name: name }] };
-      }
+      case 'company':
+        return whole('company', this.companies[holder.company]!.name, [], []);
       case 'government':
       case 'organization':
-        return { line1: holder.name, line2: '', kind: holder.type, owners: [], list: [{ last_name: holder.name }] };
+        return whole(holder.type, holder.name, [], []);
       case 'estate': {
         const d = this.rollName(this.persons[holder.decedent]!, c, r);
         const line = pickOf([
@@ -1716,11 +1802,12 @@ class WorldBuilder {
           `${lf(d)} DECD`,
           `EST OF ${lf(d, false)}`,
         ]);
-        return { line1: line, line2: '', kind: 'estate', owners: [holder.decedent], list: [{ last_name: line }] };
+        return whole('estate', line, [holder.decedent], [{ id: holder.decedent, first: d.first, last: d.last }]);
       }
       case 'people': {
-        const [a, b] = holder.ids.map((id) => this.rollName(this.persons[id]!, c, r)) as [RollName, RollName?];
         const ids = holder.ids;
+        const [a, b] = ids.map((id) => this.rollName(this.persons[id]!, c, r)) as [RollName, RollName?];
+        const byName = (n: RollName, k: number) => ({ id: ids[k]!, first: n.first, last: n.last });
         if (holder.trust === 'family') {
           const line = pickOf([
             `${a.last} FAMILY TRUST`,
@@ -1728,7 +1815,10 @@ class WorldBuilder {
             `${a.last} FAMILY REVOCABLE TRUST`,
             `${a.last} FAMILY LIVING TRUST`,
           ]);
-          return { line1: line, line2: '', kind: 'trust', owners: ids, list: [{ last_name: line }] };
+          const named = [a, b].flatMap((n, k) =>
+            n !== undefined && n.last === a.last ? [{ id: ids[k]!, first: null, last: n.last }] : [],
+          );
+          return whole('trust', line, ids, named);
         }
         if (holder.trust === 'named') {
           const line = pickOf([
@@ -1737,51 +1827,52 @@ class WorldBuilder {
             `${lf(a)} REV TR`,
             `${lf(a)} REVOCABLE LIVING TRUST`,
           ]);
-          return { line1: line, line2: '', kind: 'trust', owners: ids, list: [{ last_name: line }] };
+          return whole('trust', line, ids, [byName(a, 0)]);
         }
         if (holder.trust === 'trustee') {
           let line1: string;
-          if (b === undefined || r() < 0.4) line1 = `${one(a)} ${pickOf(['TR', 'TRUSTEE', 'TRS'])}`;
-          else if (b.last === a.last && c.order === 'lastFirst')
+          let both = b !== undefined;
+          if (b === undefined || r() < 0.4) {
+            line1 = `${one(a)} ${pickOf(['TR', 'TRUSTEE', 'TRS'])}`;
+            both = false;
+          } else if (b.last === a.last && c.order === 'lastFirst')
             line1 = `${join(a.last, a.first, a.mi)} & ${join(b.first, b.mi)} ${pickOf(['TRS', 'TRUSTEES'])}`;
           else line1 = `${one(a)} & ${one(b)} ${pickOf(['TRS', 'TRUSTEES'])}`;
           const roll = r();
           const line2 =
-            roll < 0.4
-              ? `${a.last} FAMILY REVOCABLE LIVING TRUST`
-              : roll < 0.7
-                ? `${fl(a)} REVOCABLE TRUST`
-                : '';
-          return { line1, line2, kind: 'trust', owners: ids, list: [listed(a)] };
+            roll < 0.4 ? `${a.last} FAMILY REVOCABLE LIVING TRUST` : roll < 0.7 ? `${fl(a)} REVOCABLE TRUST` : '';
+          const named = both && b !== undefined ? [byName(a, 0), byName(b, 1)] : [byName(a, 0)];
+          return { line1, line2, kind: 'trust', owners: ids, named, list: [listed(a)] };
         }
         // People in their own names.
-        if (b === undefined) {
-          return { line1: one(a), line2: '', kind: 'person', owners: ids, list: [listed(a)] };
-        }
+        const person = (line1: string, line2 = '', etal = false) => ({
+          line1,
+          line2,
+          kind: 'person' as const,
+          owners: ids,
+          named: b === undefined || etal ? [byName(a, 0)] : [byName(a, 0), byName(b, 1)],
+          list: b === undefined || etal ? [listed(a)] : [listed(a), listed(b)],
+        });
+        if (b === undefined) return person(one(a));
         const roll = r();
-        const list = [listed(a), listed(b)];
         if (b.last === a.last) {
           if (c.order === 'lastFirst') {
             const husbandWife = this.persons[ids[0]!]!.male && !this.persons[ids[1]!]!.male;
-            if (roll < 0.35)
-              return { line1: `${join(a.last, a.first, a.mi, a.suffix)} & ${join(b.first, b.mi)}`, line2: '', kind: 'person', owners: ids, list };
-            if (roll < 0.5)
-              return { line1: `${join(a.last, a.first)} & ${b.first}`, line2: '', kind: 'person', owners: ids, list };
-            if (roll < 0.6 && husbandWife)
-              return { line1: `${join(a.last, a.first)} & ${b.first} H/W`, line2: '', kind: 'person', owners: ids, list };
-            if (roll < 0.7) return { line1: `${lf(a)} & ${lf(b)}`, line2: '', kind: 'person', owners: ids, list };
-            if (roll < 0.8) return { line1: `${lf(a)} ETAL`, line2: '', kind: 'person', owners: ids, list: [list[0]!] };
-            return { line1: lf(a), line2: lf(b), kind: 'person', owners: ids, list };
+            if (roll < 0.35) return person(`${join(a.last, a.first, a.mi, a.suffix)} & ${join(b.first, b.mi)}`);
+            if (roll < 0.5) return person(`${join(a.last, a.first)} & ${b.first}`);
+            if (roll < 0.6 && husbandWife) return person(`${join(a.last, a.first)} & ${b.first} H/W`);
+            if (roll < 0.7) return person(`${lf(a)} & ${lf(b)}`);
+            if (roll < 0.8) return person(`${lf(a)} ETAL`, '', true);
+            return person(lf(a), lf(b));
           }
-          if (roll < 0.5)
-            return { line1: `${join(a.first, a.mi)} & ${join(b.first, b.mi)} ${a.last}`, line2: '', kind: 'person', owners: ids, list };
-          if (roll < 0.75) return { line1: `${fl(a)} & ${fl(b)}`, line2: '', kind: 'person', owners: ids, list };
-          if (roll < 0.85) return { line1: `${fl(a)} ETAL`, line2: '', kind: 'person', owners: ids, list: [list[0]!] };
-          return { line1: fl(a), line2: fl(b), kind: 'person', owners: ids, list };
+          if (roll < 0.5) return person(`${join(a.first, a.mi)} & ${join(b.first, b.mi)} ${a.last}`);
+          if (roll < 0.75) return person(`${fl(a)} & ${fl(b)}`);
+          if (roll < 0.85) return person(`${fl(a)} ETAL`, '', true);
+          return person(fl(a), fl(b));
         }
-        if (roll < 0.6) return { line1: `${one(a)} & ${one(b)}`, line2: '', kind: 'person', owners: ids, list };
-        if (roll < 0.75) return { line1: `${one(a)} ETAL`, line2: '', kind: 'person', owners: ids, list: [list[0]!] };
-        return { line1: one(a), line2: one(b), kind: 'person', owners: ids, list };
+        if (roll < 0.6) return person(`${one(a)} & ${one(b)}`);
+        if (roll < 0.75) return person(`${one(a)} ETAL`, '', true);
+        return person(one(a), one(b));
       }
     }
   }
@@ -1830,7 +1921,8 @@ function formatPhone(e164: string, r: Random): string {
  * a person in the canonical property columns, and the truth to grade a trace against.
  */
 export function generateOwnerWorld(options: OwnerWorldOptions): OwnerWorld {
-  if (!Number.isInteger(options.people) || options.people < 1) throw new RangeError('people must be a positive integer');
+  if (!Number.isInteger(options.people) || options.people < 1)
+    throw new RangeError('people must be a positive integer');
   return new WorldBuilder(options).build();
 }
 
