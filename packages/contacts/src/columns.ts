@@ -5,10 +5,20 @@
  * punctuation-insensitively, and an explicit map (canonical → header) wins over both.
  */
 
-export type AddressField = 'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name';
+export type AddressField = 'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name' | PersonField;
+
+/**
+ * The owner model's person columns (docs/contact-data.md): rows with the same person_id
+ * (within one --source) are one person at several addresses, each with its dates.
+ */
+export type PersonField =
+  'person_id' | 'middle_name' | 'suffix' | 'birth_year' | 'birth_date' | 'deceased' | 'first_seen' | 'last_seen';
 
 export interface PhoneColumn {
   number: number;
+  /** Columns holding this phone's own dates (phone_N_first_seen / phone_N_last_seen), if any. */
+  firstSeen?: number;
+  lastSeen?: number;
   /** Column holding this phone's line type, if any. */
   type?: number;
   /** Line type implied by the header ("Mobile", "Landline") when there is no type column. */
@@ -32,6 +42,14 @@ export const ADDRESS_FIELDS: readonly AddressField[] = [
   'zip_code',
   'first_name',
   'last_name',
+  'person_id',
+  'middle_name',
+  'suffix',
+  'birth_year',
+  'birth_date',
+  'deceased',
+  'first_seen',
+  'last_seen',
 ];
 
 /** Vendor spellings, already folded by foldHeader. */
@@ -65,6 +83,14 @@ const ALIASES: Record<AddressField, string[]> = {
   ],
   first_name: ['first', 'fname', 'firstname', 'ownerfirstname', 'owner1firstname', 'givenname'],
   last_name: ['last', 'lname', 'lastname', 'surname', 'ownerlastname', 'owner1lastname', 'familyname'],
+  person_id: ['personid', 'personkey', 'individualid', 'pid', 'consumerid'],
+  middle_name: ['middle', 'mname', 'middlename', 'middleinitial', 'mi'],
+  suffix: ['namesuffix', 'generation'],
+  birth_year: ['birthyear', 'yearofbirth', 'yob'],
+  birth_date: ['birthdate', 'dateofbirth', 'dob'],
+  deceased: ['isdeceased', 'deceasedflag', 'deceasedindicator'],
+  first_seen: ['firstseen', 'firstseendate', 'addressfirstseen', 'fromdate', 'movein', 'moveindate'],
+  last_seen: ['lastseen', 'lastseendate', 'addresslastseen', 'todate', 'moveout', 'moveoutdate'],
 };
 
 const ALIAS_INDEX = new Map<string, AddressField>();
@@ -88,8 +114,10 @@ const IMPLIED_TYPE: Record<string, string> = {
   residential: 'landline',
   voip: 'voip',
 };
+const PHONE_DATE = /^(?:phone|phonenumber)(\d*)(first|last)seen(?:date)?$/;
 const EMAIL = /^(?:email|emailaddress|mail)(\d*)$/;
-const CANONICAL = /^(street_address|city|state|zip_code|first_name|last_name|phone_(\d+)(_type)?|email_(\d+))$/;
+const CANONICAL =
+  /^(street_address|city|state|zip_code|first_name|last_name|person_id|middle_name|suffix|birth_year|birth_date|deceased|first_seen|last_seen|phone_(\d+)(_type|_first_seen|_last_seen)?|email_(\d+))$/;
 
 /** Lower-cases and drops spaces, underscores, hyphens, dots and '#'. */
 export function foldHeader(header: string): string {
@@ -117,6 +145,8 @@ export function resolveColumns(headers: readonly string[], map: Record<string, s
   }
   const numbered = new Map<number, PhoneColumn>();
   const phoneTypes = new Map<number, number>();
+  const phoneFirst = new Map<number, number>();
+  const phoneLast = new Map<number, number>();
   const typed: PhoneColumn[] = [];
   const emails = new Map<number, number>();
   const fields: Partial<Record<AddressField, number>> = {};
@@ -127,12 +157,14 @@ export function resolveColumns(headers: readonly string[], map: Record<string, s
     if (field) fields[field] ??= index;
     else if ((m = NUMBERED_PHONE.exec(name))) setOnce(numbered, Number(m[1] || 1), { number: index });
     else if ((m = PHONE_TYPE.exec(name))) setOnce(phoneTypes, Number(m[1] || m[2] || 1), index);
+    else if ((m = PHONE_DATE.exec(name))) setOnce(m[2] === 'first' ? phoneFirst : phoneLast, Number(m[1] || 1), index);
     else if ((m = TYPED_PHONE.exec(name))) typed.push({ number: index, impliedType: IMPLIED_TYPE[m[1]!] });
     else if ((m = EMAIL.exec(name))) setOnce(emails, Number(m[1] || 1), index);
   });
   for (const [canonical, index] of explicit) {
     const m = CANONICAL.exec(canonical)!;
-    if (m[2] && m[3]) phoneTypes.set(Number(m[2]), index);
+    if (m[2] && m[3] === '_type') phoneTypes.set(Number(m[2]), index);
+    else if (m[2] && m[3]) (m[3] === '_first_seen' ? phoneFirst : phoneLast).set(Number(m[2]), index);
     else if (m[2]) numbered.set(Number(m[2]), { number: index });
     else if (m[4]) emails.set(Number(m[4]), index);
     else fields[canonical as AddressField] = index;
@@ -145,7 +177,12 @@ export function resolveColumns(headers: readonly string[], map: Record<string, s
   }
   const phones = [...numbered.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([n, column]) => ({ ...column, type: phoneTypes.get(n) }));
+    .map(([n, column]) => ({
+      ...column,
+      type: phoneTypes.get(n),
+      firstSeen: phoneFirst.get(n),
+      lastSeen: phoneLast.get(n),
+    }));
   return {
     fields,
     phones,

@@ -31,9 +31,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Sql } from '@skiptrace/storage';
 import type { BatchWritten, ContactWriter } from './contact-stage.ts';
-import { STAGE_COLUMNS } from './contact-stage.ts';
-
-const COLUMN_LIST = STAGE_COLUMNS.join(', ');
+import { moveStagedSql, STAGE_COLUMNS } from './contact-stage.ts';
 
 /** SQLSTATEs handled here. */
 const UNIQUE_VIOLATION = '23505';
@@ -238,9 +236,7 @@ export async function createBulkLoad(
       await db.query(`ANALYZE ${table}`);
       if (await swap(indexes, temporary)) return true;
       // contacts has rows now (or could not be swapped): move the rows in, as the staged import does.
-      const { rowCount } = await db.query(
-        `INSERT INTO contacts (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM ${table} ORDER BY row_hash ON CONFLICT (row_hash) DO NOTHING`,
-      );
+      const { rowCount } = await db.query(moveStagedSql(table));
       onWritten({ staged: 0, inserted: rowCount - (loaded - repeats) });
       return false;
     },

@@ -5,14 +5,31 @@
 import { assertUsable, resolveColumns } from './columns.ts';
 import type { ColumnLayout } from './columns.ts';
 import { csvRecords } from './csv-records.ts';
+import { normalizeSeen, seenEnd } from './seen-dates.ts';
 import { textLines } from './text-chunks.ts';
 
 export interface RawPhone {
   number: string;
   type: string;
+  /** The phone's own dates as written ('' when not given). */
+  first_seen?: string;
+  last_seen?: string;
 }
 
-export interface RawContact {
+/** The owner model's person fields ('' when not given); see columns.ts PersonField. */
+export interface RawPerson {
+  person_id: string;
+  middle_name: string;
+  suffix: string;
+  birth_year: string;
+  birth_date: string;
+  deceased: string;
+  /** When the person was seen at this address, as written. */
+  first_seen: string;
+  last_seen: string;
+}
+
+export interface RawContact extends RawPerson {
   street_address: string;
   city: string;
   state: string;
@@ -23,7 +40,12 @@ export interface RawContact {
   emails: string[];
 }
 
-export type RawRecord = { line: number; contact: RawContact } | { line: number; error: string };
+/**
+ * One row to store, or why a record cannot be read. `more` marks the second and later
+ * rows of one input record (a person line of NDJSON with several addresses), which are
+ * not counted again as records read.
+ */
+export type RawRecord = { line: number; contact: RawContact; more?: true } | { line: number; error: string };
 
 function at(fields: readonly string[], index: number | undefined): string {
   return index === undefined ? '' : (fields[index] ?? '').trim();
@@ -35,7 +57,11 @@ export function extractContact(fields: readonly string[], layout: ColumnLayout):
   const phones: RawPhone[] = [];
   for (const column of layout.phones) {
     const number = at(fields, column.number);
-    if (number !== '') phones.push({ number, type: at(fields, column.type) || column.impliedType || '' });
+    if (number === '') continue;
+    const phone: RawPhone = { number, type: at(fields, column.type) || column.impliedType || '' };
+    if (column.firstSeen !== undefined) phone.first_seen = at(fields, column.firstSeen);
+    if (column.lastSeen !== undefined) phone.last_seen = at(fields, column.lastSeen);
+    phones.push(phone);
   }
   const emails: string[] = [];
   for (const index of layout.emails) {
@@ -49,6 +75,14 @@ export function extractContact(fields: readonly string[], layout: ColumnLayout):
     zip_code: at(fields, f.zip_code),
     first_name: at(fields, f.first_name),
     last_name: at(fields, f.last_name),
+    person_id: at(fields, f.person_id),
+    middle_name: at(fields, f.middle_name),
+    suffix: at(fields, f.suffix),
+    birth_year: at(fields, f.birth_year),
+    birth_date: at(fields, f.birth_date),
+    deceased: at(fields, f.deceased),
+    first_seen: at(fields, f.first_seen),
+    last_seen: at(fields, f.last_seen),
     phones,
     emails,
   };
@@ -85,12 +119,34 @@ function text(value: unknown): string {
   return typeof value === 'object' ? '' : String(value);
 }
 
-/** NDJSON: one object per line; keys resolve like CSV headers (layout cached per key set). */
+/**
+ * NDJSON: one object per line; keys resolve like CSV headers (layout cached per key set).
+ * The person form nests `addresses: [{street_address, city, state, zip_code, first_seen,
+ * last_seen}]` (and `phones`, `emails`): one row per address, the phones and e-mails on
+ * the row of the address seen last (the current one), where a trace of the person reads
+ * them with the rest of the person's rows.
+ */
 export async function* ndjsonContacts(
   chunks: AsyncIterable<string>,
   map: Record<string, string> | undefined,
 ): AsyncGenerator<RawRecord[]> {
   const layouts = new Map<string, ColumnLayout>();
+  const extract = (object: Record<string, unknown>): RawContact => {
+    const keys = Object.keys(object);
+    const signature = keys.join('\n');
+    let layout = layouts.get(signature);
+    if (layout === undefined) {
+      // A key set per line is bounded by the line; the cache by a count (hostile files
+      // bringing new keys on every line must not grow it without end).
+      if (layouts.size >= MAX_LAYOUTS) layouts.clear();
+      layout = resolveColumns(keys, map);
+      layouts.set(signature, layout);
+    }
+    return extractContact(
+      keys.map((key) => text(object[key])),
+      layout,
+    );
+  };
   for await (const lines of textLines(chunks)) {
     const out: RawRecord[] = [];
     for (const { line, text: json } of lines) {
@@ -107,33 +163,63 @@ export async function* ndjsonContacts(
         continue;
       }
       const object = value as Record<string, unknown>;
-      const keys = Object.keys(object);
-      const signature = keys.join('\n');
-      let layout = layouts.get(signature);
-      if (layout === undefined) {
-        layout = resolveColumns(keys, map);
-        layouts.set(signature, layout);
-      }
-      const contact = extractContact(
-        keys.map((key) => text(object[key])),
-        layout,
-      );
+      const contact = extract(object);
       addArrays(contact, object);
-      out.push({ line, contact });
+      if (!Array.isArray(object.addresses)) {
+        out.push({ line, contact });
+        continue;
+      }
+      const places = (object.addresses as unknown[]).filter(
+        (a): a is Record<string, unknown> => typeof a === 'object' && a !== null && !Array.isArray(a),
+      );
+      if (places.length === 0) {
+        out.push({ line, error: 'addresses holds no address object' });
+        continue;
+      }
+      const rows = places.map((place) => {
+        const at = extract(place);
+        return {
+          ...contact,
+          street_address: at.street_address,
+          city: at.city,
+          state: at.state,
+          zip_code: at.zip_code,
+          first_seen: at.first_seen,
+          last_seen: at.last_seen,
+          phones: [] as RawPhone[],
+          emails: [] as string[],
+        };
+      });
+      const current = rows.reduce((best, row) => (seenAfter(row.last_seen, best.last_seen) ? row : best));
+      current.phones = contact.phones;
+      current.emails = contact.emails;
+      rows.forEach((row, i) => out.push(i === 0 ? { line, contact: row } : { line, contact: row, more: true }));
     }
     if (out.length > 0) yield out;
   }
 }
 
-/** The natural JSON shape: `phones: ["…" | {number, type}]`, `emails: ["…"]`. */
+/** Most NDJSON key sets remembered at once. */
+const MAX_LAYOUTS = 1_000;
+
+/** Whether last_seen `a` (as written) is later than `b`; '' and unreadable dates are the earliest. */
+function seenAfter(a: string, b: string): boolean {
+  return seenEnd(normalizeSeen(a) ?? '') > seenEnd(normalizeSeen(b) ?? '');
+}
+
+/** The natural JSON shape: `phones: ["…" | {number, type, first_seen, last_seen}]`, `emails: ["…"]`. */
 function addArrays(contact: RawContact, object: Record<string, unknown>): void {
   if (Array.isArray(object.phones)) {
     for (const phone of object.phones as unknown[]) {
       if (typeof phone === 'string' || typeof phone === 'number')
         contact.phones.push({ number: String(phone), type: '' });
       else if (phone && typeof phone === 'object') {
-        const { number, type } = phone as Record<string, unknown>;
-        if (text(number) !== '') contact.phones.push({ number: text(number), type: text(type) });
+        const { number, type, first_seen, last_seen } = phone as Record<string, unknown>;
+        if (text(number) === '') continue;
+        const raw: RawPhone = { number: text(number), type: text(type) };
+        if (text(first_seen) !== '') raw.first_seen = text(first_seen);
+        if (text(last_seen) !== '') raw.last_seen = text(last_seen);
+        contact.phones.push(raw);
       }
     }
   }

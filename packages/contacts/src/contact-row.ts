@@ -14,6 +14,7 @@ import type { StandardAddress } from '@skiptrace/matching';
 import { encodeCopyValue } from '@skiptrace/storage';
 import type { RawContact } from './contact-readers.ts';
 import { lineType, toE164 } from './phone-cache.ts';
+import { normalizeSeen } from './seen-dates.ts';
 
 /** Why a contact was not stored (a plain string would be ambiguous with a COPY line). */
 export interface Rejection {
@@ -112,11 +113,82 @@ function nameText(raw: string): NameText {
 /** E.164 numbers already in the row being built (reused: one row at a time). */
 const seen: string[] = [];
 
+/** The import's source label, raw and as COPY text (encodeCopyValue). */
+export interface RowSourceLabel {
+  label: string;
+  copy: string;
+}
+
 /**
- * The contact's COPY line for the staging table, or why it is rejected. `sourceCopy` is
- * the source label already encoded as COPY text (encodeCopyValue).
+ * The person a row belongs to across addresses: the source label and the person_id,
+ * length-prefixed so that no label/id pair can spell another.
  */
-export function toContactLine(raw: RawContact, sourceCopy: string): string | Rejection {
+export function personKey(source: string, personId: string): string {
+  return `${source.length}:${source}|${personId}`;
+}
+
+/** personText of a row without any person field. */
+const NO_PERSON = ['', '', '', '\\N', 'f', '', ''].join('\t');
+
+const TRUE_WORDS = new Set(['y', 'yes', 'true', 't', '1', 'deceased', 'd']);
+const FALSE_WORDS = new Set(['', 'n', 'no', 'false', 'f', '0']);
+
+/** A date column in its stored form, or the rejection naming it. */
+function seenField(name: string, value: string): string | Rejection {
+  const stored = normalizeSeen(value);
+  return stored === null ? reject(`bad ${name} ${quoted(value)} (YYYY, YYYY-MM or YYYY-MM-DD)`) : stored;
+}
+
+/** The person columns' COPY text (person_key … last_seen), or why the row is rejected. */
+function personText(
+  raw: RawContact,
+  source: RowSourceLabel,
+): { text: string; key: string; first: string; last: string } | Rejection {
+  const first = seenField('first_seen', raw.first_seen);
+  if (typeof first !== 'string') return first;
+  const last = seenField('last_seen', raw.last_seen);
+  if (typeof last !== 'string') return last;
+  if (first !== '' && last !== '' && first.slice(0, 4) > last.slice(0, 4)) {
+    return reject(`first_seen ${quoted(raw.first_seen)} is after last_seen ${quoted(raw.last_seen)}`);
+  }
+  let birthYear = '\\N';
+  const year =
+    raw.birth_year !== ''
+      ? raw.birth_year
+      : raw.birth_date === ''
+        ? ''
+        : (normalizeSeen(raw.birth_date) ?? 'x').slice(0, 4);
+  if (year !== '') {
+    const n = Number(year);
+    if (!/^\d{4}$/.test(year) || n < 1850 || n > 2100)
+      return reject(`bad birth year ${quoted(raw.birth_year || raw.birth_date)}`);
+    birthYear = year;
+  }
+  const dead = raw.deceased.toLowerCase();
+  if (!TRUE_WORDS.has(dead) && !FALSE_WORDS.has(dead)) return reject(`bad deceased ${quoted(raw.deceased)} (Y/N)`);
+  if (raw.person_id.length > 200) return reject('person_id longer than 200 characters');
+  const key = raw.person_id === '' ? '' : personKey(source.label, raw.person_id);
+  const text = [
+    encodeCopyValue(key),
+    encodeCopyValue(raw.middle_name),
+    encodeCopyValue(raw.suffix),
+    birthYear,
+    TRUE_WORDS.has(dead) ? 't' : 'f',
+    first,
+    last,
+  ].join('\t');
+  return { text, key, first, last };
+}
+
+/**
+ * The contact's COPY line for the staging table, or why it is rejected.
+ *
+ * A row with a person_id is one address of that person: it needs no phone of its own (an
+ * old address matters for who owned or lived where), and its row_hash is the person and
+ * the dwelling, so a newer file of the same source updates the row instead of adding one
+ * (contact-stage.ts upserts). A phone without dates of its own takes the row's.
+ */
+export function toContactLine(raw: RawContact, source: RowSourceLabel): string | Rejection {
   if (raw.street_address === '') return reject('missing street_address');
   if (raw.city === '') return reject('missing city');
   if (raw.state === '') return reject('missing state');
@@ -128,15 +200,26 @@ export function toContactLine(raw: RawContact, sourceCopy: string): string | Rej
   if (address.number === '') return reject(`no house number in street_address ${quoted(raw.street_address)}`);
   if (address.streetName === '') return reject(`no street name in street_address ${quoted(raw.street_address)}`);
 
+  const person = personText(raw, source);
+  if ('reason' in person) return person;
+
   let phones = '';
   seen.length = 0;
   for (const phone of raw.phones) {
     const number = toE164(phone.number);
     if (number === null || seen.includes(number)) continue;
     seen.push(number);
-    phones += `${phones === '' ? '' : ','}{"number":"${number}","type":"${lineType(phone.type)}"}`;
+    let dates = '';
+    const first =
+      phone.first_seen === undefined || phone.first_seen === '' ? person.first : normalizeSeen(phone.first_seen);
+    const last = phone.last_seen === undefined || phone.last_seen === '' ? person.last : normalizeSeen(phone.last_seen);
+    if (first === null) return reject(`bad phone first_seen ${quoted(phone.first_seen ?? '')}`);
+    if (last === null) return reject(`bad phone last_seen ${quoted(phone.last_seen ?? '')}`);
+    if (first !== '') dates += `,"first_seen":"${first}"`;
+    if (last !== '') dates += `,"last_seen":"${last}"`;
+    phones += `${phones === '' ? '' : ','}{"number":"${number}","type":"${lineType(phone.type)}"${dates}}`;
   }
-  if (phones === '') {
+  if (phones === '' && person.key === '') {
     return reject(
       raw.phones.length === 0 ? 'no phone' : `no valid phone (${raw.phones.map((p) => quoted(p.number)).join(' ')})`,
     );
@@ -154,7 +237,13 @@ export function toContactLine(raw: RawContact, sourceCopy: string): string | Rej
   const last = nameText(raw.last_name);
   // phones is JSON of E.164 digits and fixed type names: nothing to escape for COPY.
   phones = `[${phones}]`;
-  const hashed = rowHash(`${text.unitKey}\n${first.norm}\n${last.norm}\n${phones}\n${emailJson}`);
+  // Rows without person fields hash exactly as before the owner model, so files imported
+  // then and again now are still duplicates.
+  const base = `${text.unitKey}\n${first.norm}\n${last.norm}\n${phones}\n${emailJson}`;
+  const hashed =
+    person.key !== ''
+      ? rowHash(`P\n${person.key}\n${text.unitKey}`)
+      : rowHash(person.text === NO_PERSON ? base : `${base}\n${person.text}`);
   return [
     text.keys,
     first.rawCopy,
@@ -164,7 +253,8 @@ export function toContactLine(raw: RawContact, sourceCopy: string): string | Rej
     text.fields,
     phones,
     encodeCopyValue(emailJson),
-    sourceCopy,
-    `${hashed}\n`,
+    source.copy,
+    hashed,
+    `${person.text}\n`,
   ].join('\t');
 }

@@ -35,9 +35,47 @@ export const STAGE_COLUMNS = [
   'emails',
   'source',
   'row_hash',
+  'person_key',
+  'middle_name',
+  'suffix',
+  'birth_year',
+  'deceased',
+  'first_seen',
+  'last_seen',
 ] as const;
 
 const COLUMN_LIST = STAGE_COLUMNS.join(', ');
+
+/** Column types of a staging table (COPY text is read by them, INSERT … SELECT needs no cast). */
+export const STAGE_TYPES: Record<(typeof STAGE_COLUMNS)[number], string> = {
+  ...(Object.fromEntries(STAGE_COLUMNS.map((c) => [c, 'text'])) as Record<(typeof STAGE_COLUMNS)[number], string>),
+  phones: 'jsonb',
+  emails: 'jsonb',
+  birth_year: 'smallint',
+  deceased: 'boolean',
+};
+
+/** What a newer row of the same person and dwelling replaces (contact-row.ts: its row_hash is theirs). */
+const UPDATED = STAGE_COLUMNS.filter(
+  (c) => c !== 'row_hash' && c !== 'person_key' && c !== 'address_key' && c !== 'unit_key',
+);
+
+/**
+ * Moves staged rows into contacts. A row already stored is a duplicate — except a person's
+ * row (person_key), which takes the newer file's names, phones and dates: importing a newer
+ * file of the same source updates its people instead of adding them again. One row per
+ * row_hash of the batch (a file naming the same person at the same door twice: one of them).
+ * Rows go in one global order (row_hash): two moves holding the same rows then wait for
+ * each other's uncommitted row in the same order and cannot deadlock.
+ */
+export function moveStagedSql(table: string): string {
+  const changed = UPDATED.map((c) => `contacts.${c}`).join(', ');
+  const incoming = UPDATED.map((c) => `EXCLUDED.${c}`).join(', ');
+  return `INSERT INTO contacts (${COLUMN_LIST})
+    SELECT DISTINCT ON (row_hash) ${COLUMN_LIST} FROM ${table} ORDER BY row_hash
+    ON CONFLICT (row_hash) DO UPDATE SET (${UPDATED.join(', ')}, imported_at) = (${incoming}, now())
+    WHERE contacts.person_key <> '' AND (${changed}) IS DISTINCT FROM (${incoming})`;
+}
 
 /** SQLSTATE of a unique constraint violation. */
 const UNIQUE_VIOLATION = '23505';
@@ -90,7 +128,7 @@ export async function createContactStage(
 ): Promise<ContactWriter> {
   const suffix = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const tables = Array.from({ length: depth }, (_, i) => `contacts_stage_${suffix}_${i}`);
-  const columns = STAGE_COLUMNS.map((c) => `${c} ${c === 'phones' || c === 'emails' ? 'jsonb' : 'text'}`);
+  const columns = STAGE_COLUMNS.map((c) => `${c} ${STAGE_TYPES[c]}`);
   for (const table of tables) await db.query(`CREATE UNLOGGED TABLE ${table} (${columns.join(', ')})`);
   const slots: Promise<void>[] = tables.map(() => Promise.resolve());
   let next = 0;
@@ -108,10 +146,8 @@ export async function createContactStage(
 
   /** Moves a staged batch into contacts, skipping rows whose row_hash is stored. */
   async function insert(table: string): Promise<number> {
-    // Rows go in one global order (row_hash): two moves holding the same rows then wait
-    // for each other's uncommitted row in the same order and cannot deadlock. A deadlock
-    // with a direct COPY still in flight (file order) stays possible; the retry covers it.
-    const statement = `INSERT INTO contacts (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM ${table} ORDER BY row_hash ON CONFLICT (row_hash) DO NOTHING`;
+    // A deadlock with a direct COPY still in flight (file order) stays possible; the retry covers it.
+    const statement = moveStagedSql(table);
     for (let attempt = 1; ; attempt++) {
       try {
         return (await db.query(statement)).rowCount;

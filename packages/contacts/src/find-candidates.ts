@@ -71,11 +71,23 @@ export interface ContactCandidate {
   city: string;
   state: string;
   zip5: string;
+  /** The owner model (migration 100): '' for a row without a person_id. */
+  personKey: string;
+  middleName: string;
+  suffix: string;
+  birthYear: number | null;
+  deceased: boolean;
+  /** When the person was seen at this address, as stored (seen-dates.ts). */
+  firstSeen: string;
+  lastSeen: string;
 }
 
-interface StoredPhone {
+/** A phone as stored in contacts.phones. */
+export interface StoredPhone {
   number: string;
   type: Phone['type'];
+  first_seen?: string;
+  last_seen?: string;
 }
 
 interface StoredDetails {
@@ -100,10 +112,17 @@ interface CandidateRow {
   phones: StoredPhone[] | null;
   emails: string[] | null;
   source: string | null;
+  person_key: string;
+  middle_name: string;
+  suffix: string;
+  birth_year: number | null;
+  deceased: boolean;
+  first_seen: string;
+  last_seen: string;
 }
 
 const COLUMNS =
-  'id, address_key, unit_key, first_name, last_name, first_norm, last_norm, street_address, city, state, zip5, phones, emails, source';
+  'id, address_key, unit_key, first_name, last_name, first_norm, last_norm, street_address, city, state, zip5, phones, emails, source, person_key, middle_name, suffix, birth_year, deceased, first_seen, last_seen';
 const HOUSE_NUMBER = `split_part(address_key, '|', 1)`;
 
 // The exact-key branch names ZIP and number too, so that without statistics its estimate
@@ -191,6 +210,13 @@ export async function findCandidates(
       city: row.city,
       state: row.state,
       zip5: row.zip5,
+      personKey: row.person_key,
+      middleName: row.middle_name,
+      suffix: row.suffix,
+      birthYear: row.birth_year,
+      deceased: row.deceased,
+      firstSeen: row.first_seen,
+      lastSeen: row.last_seen,
     };
     if (row.phones !== null) {
       detailsOf.set(candidate, { phones: row.phones, emails: row.emails ?? [], source: row.source ?? '' });
@@ -199,6 +225,25 @@ export async function findCandidates(
   }
   for (const list of out) list.sort(byId);
   return out;
+}
+
+/** The phones (with their dates) and e-mails stored on a candidate's row, as findCandidates read them. */
+export function storedDetailsOf(candidate: ContactCandidate): { phones: StoredPhone[]; emails: string[] } | undefined {
+  return detailsOf.get(candidate);
+}
+
+/** Which of the numbers are on the Do-Not-Call and the litigator lists (one query; none when no number). */
+export async function suppressedNumbers(
+  db: Sql,
+  numbers: Set<string>,
+): Promise<{ dnc: Set<string>; litigator: Set<string> }> {
+  const dnc = new Set<string>();
+  const litigator = new Set<string>();
+  if (numbers.size > 0) {
+    const flagged = await db.query<{ kind: string; number: string }>(SUPPRESSION_SQL, [[...numbers]]);
+    for (const { kind, number } of flagged.rows) (kind === 'dnc' ? dnc : litigator).add(number);
+  }
+  return { dnc, litigator };
 }
 
 /**
@@ -222,12 +267,7 @@ export async function loadContactDetails(
   }
   const numbers = new Set<string>();
   for (const details of stored.values()) for (const phone of details.phones) numbers.add(phone.number);
-  const dnc = new Set<string>();
-  const litigator = new Set<string>();
-  if (numbers.size > 0) {
-    const flagged = await db.query<{ kind: string; number: string }>(SUPPRESSION_SQL, [[...numbers]]);
-    for (const { kind, number } of flagged.rows) (kind === 'dnc' ? dnc : litigator).add(number);
-  }
+  const { dnc, litigator } = await suppressedNumbers(db, numbers);
   const out = new Map<string, ContactDetails>();
   for (const [id, details] of stored) {
     out.set(id, {

@@ -52,7 +52,7 @@ export const DEFAULT_BATCH_SIZE = 10_000;
 /** The rejects report is a CSV too: its cells go through the neutralising encoder. */
 const csvField = (value: string): string => csvCell(value);
 
-async function writeOut(stream: Writable | undefined, text: string): Promise<void> {
+export async function writeOut(stream: Writable | undefined, text: string): Promise<void> {
   if (stream === undefined || text === '') return;
   if (!stream.write(text)) await once(stream, 'drain');
 }

@@ -5,15 +5,27 @@
  */
 export { importContacts, DEFAULT_BATCH_SIZE } from './import-contacts.ts';
 export type { ContactFormat, ImportContactsOptions, ImportCounts } from './import-contacts.ts';
+export { importProperties, PROPERTY_FIELDS, resolvePropertyColumns } from './import-properties.ts';
+export type { ImportPropertiesOptions, PropertyField } from './import-properties.ts';
+export { normalizeSeen, seenEnd, seenStart } from './seen-dates.ts';
 export { importSuppression } from './import-suppression.ts';
 export type { ImportSuppressionOptions, SuppressionKind } from './import-suppression.ts';
-export { CANDIDATE_LIMITS, findCandidates, loadContactDetails } from './find-candidates.ts';
+export {
+  CANDIDATE_LIMITS,
+  findCandidates,
+  loadContactDetails,
+  storedDetailsOf,
+  suppressedNumbers,
+} from './find-candidates.ts';
+export { findPropertyRecords, loadPersonRows, MAX_ROWS_PER_PERSON } from './find-people.ts';
+export type { PersonRow, PropertyRecordRow } from './find-people.ts';
 export type {
   CandidateBlocks,
   CandidateLimits,
   CandidateQuery,
   ContactCandidate,
   ContactDetails,
+  StoredPhone,
 } from './find-candidates.ts';
 export { ImportFormatError, resolveColumns } from './columns.ts';
 export type { ColumnLayout } from './columns.ts';

@@ -29,7 +29,7 @@ export function rowSource(
   onRead: (read: number) => void,
   onRejected: RejectSink,
 ): RowSource {
-  const sourceCopy = encodeCopyValue(label);
+  const source = { label, copy: encodeCopyValue(label) };
   let lines: string[] = [];
   let index = 0;
   let exhausted = false;
@@ -43,11 +43,13 @@ export function rowSource(
       lines = [];
       index = 0;
       for (const record of next.value) {
-        const row = 'error' in record ? { reason: record.error } : toContactLine(record.contact, sourceCopy);
+        const row = 'error' in record ? { reason: record.error } : toContactLine(record.contact, source);
         if (typeof row === 'string') lines.push(row);
         else rejected.push({ line: record.line, reason: row.reason });
       }
-      onRead(next.value.length);
+      let read = 0;
+      for (const record of next.value) if (!('more' in record)) read++;
+      onRead(read);
       if (rejected.length > 0) await onRejected(rejected);
     }
     return true;

@@ -12,6 +12,7 @@ export const LIMITS = {
   streetAddress: 200,
   city: 100,
   name: 100,
+  apn: 64,
   listDefault: 50,
   listMax: 500,
 } as const;
@@ -19,22 +20,52 @@ export const LIMITS = {
 const text = (max: number) =>
   z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
+const state = z
+  .string()
+  .trim()
+  .refine((s) => normalizeState(s) !== null, 'must be a USPS state code or state name');
+const zip = z
+  .string()
+  .trim()
+  .regex(/^\d{5}(-?\d{4})?$/, 'must be a ZIP5 or ZIP+4 code');
+
+/** A postal address: the owner's mailing address, a person's address on file. */
+export const Address = z
+  .object({
+    street_address: text(LIMITS.streetAddress).describe('Street line (a PO box is accepted as a mailing address)'),
+    city: text(LIMITS.city),
+    state: state.describe('USPS code or full state name'),
+    zip_code: zip.describe('ZIP5 or ZIP+4'),
+  })
+  .meta({ id: 'Address' });
+export type Address = z.infer<typeof Address>;
+
 export const Property = z
   .object({
     street_address: text(LIMITS.streetAddress).describe('Street address of the property'),
     city: text(LIMITS.city).describe('City of the property'),
-    state: z
-      .string()
-      .trim()
-      .refine((s) => normalizeState(s) !== null, 'must be a USPS state code or state name')
-      .describe('State of the property: USPS code or full name'),
-    zip_code: z
-      .string()
-      .trim()
-      .regex(/^\d{5}(-?\d{4})?$/, 'must be a ZIP5 or ZIP+4 code')
-      .describe('Zip code of the property'),
+    state: state.describe('State of the property: USPS code or full name'),
+    zip_code: zip.describe('Zip code of the property'),
     first_name: z.string().trim().max(LIMITS.name).optional().describe('First name of the property owner'),
-    last_name: z.string().trim().max(LIMITS.name).optional().describe('Last name of the property owner'),
+    last_name: z
+      .string()
+      .trim()
+      .max(LIMITS.name)
+      .optional()
+      .describe(
+        'Last name of the property owner; may hold a whole owner string as lists write it ' +
+          '("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN & MARY")',
+      ),
+    mailing_address: Address.optional().describe(
+      "The owner's mailing address, when the list has it (absentee owners): a hint that ties the owner to the people on file",
+    ),
+    apn: z
+      .string()
+      .trim()
+      .min(1)
+      .max(LIMITS.apn)
+      .optional()
+      .describe("The parcel's assessor number, as the county writes it"),
   })
   .meta({ id: 'Property' });
 export type Property = z.infer<typeof Property>;
@@ -45,23 +76,75 @@ export const StoredProperty = Property.extend({
 }).meta({ id: 'StoredProperty' });
 export type StoredProperty = z.infer<typeof StoredProperty>;
 
+const seen = (what: string) =>
+  z.string().describe(`${what}, at the precision the data gives: YYYY, YYYY-MM or YYYY-MM-DD`).optional();
+
 export const Phone = z
   .object({
     number: z.string().describe('E.164 phone number'),
     type: z.enum(['mobile', 'landline', 'voip', 'unknown']).describe('Line type as the data source states it'),
     dnc: z.boolean().describe('On an imported Do-Not-Call list'),
     litigator: z.boolean().describe('On an imported known-litigator list'),
+    first_seen: seen('First seen in use by this person'),
+    last_seen: seen('Last seen in use by this person'),
   })
   .meta({ id: 'Phone' });
 export type Phone = z.infer<typeof Phone>;
+
+/** An address in a person's history. */
+export const AddressSeen = Address.extend({
+  first_seen: seen('First seen living there'),
+  last_seen: seen('Last seen living there'),
+}).meta({ id: 'AddressSeen' });
+export type AddressSeen = z.infer<typeof AddressSeen>;
+
+export const OWNER_KINDS = ['person', 'trust', 'estate', 'company', 'government', 'organization'] as const;
+
+/** One owner of record, parsed from the owner string as the roll writes it (@skiptrace/owners). */
+export const OwnerOfRecord = z
+  .object({
+    kind: z.enum(OWNER_KINDS),
+    name: z.string().describe('Readable form: "John A Smith", "Smith Family Trust", "Acme Holdings LLC"'),
+    as_recorded: z.string().describe('The owner text as the record writes it'),
+    first_name: z.string().optional(),
+    middle_name: z.string().optional(),
+    last_name: z.string().optional().describe('For a trust or estate: the person behind it, when named'),
+    suffix: z.string().optional(),
+  })
+  .meta({ id: 'OwnerOfRecord' });
+export type OwnerOfRecord = z.infer<typeof OwnerOfRecord>;
+
+/** Most addresses returned per person (newest first). */
+export const MAX_ADDRESSES = 10;
 
 export const TraceResult = z
   .object({
     first_name: z.string(),
     last_name: z.string(),
+    middle_name: z.string().optional(),
     confidence: z.number().min(0).max(1).describe('Match confidence, 0..1'),
     reasons: z.array(z.string()).describe('Why the person matched'),
-    phones: z.array(Phone),
+    owner: z
+      .boolean()
+      .optional()
+      .describe(
+        'True: an owner of record of this property (a name agreement with the record, or with the name ' +
+          'given when no record is loaded, plus an address tie: the property or the mailing address in the ' +
+          "person's history). False: not an owner. Absent only when no record and no owner name exist.",
+      ),
+    resident: z.boolean().optional().describe('Lives at the property now (its address is the one seen last)'),
+    current_address: Address.optional().describe('The address seen last'),
+    addresses: z
+      .array(AddressSeen)
+      .max(MAX_ADDRESSES)
+      .optional()
+      .describe(`Address history, newest first (at most ${MAX_ADDRESSES})`),
+    phones: z
+      .array(Phone)
+      .describe(
+        'Current first: most recently seen first, mobile before landline among equally recent ones; a number ' +
+          'left behind at an old address comes after those in use',
+      ),
     emails: z.array(z.string()),
   })
   .meta({ id: 'TraceResult' });
@@ -93,6 +176,15 @@ export const PropertyResponse = z
           'the address holds more than 200 stored contacts); `results` holds the best of them.',
       ),
     property: Property.optional(),
+    owners_of_record: z
+      .array(OwnerOfRecord)
+      .optional()
+      .describe(
+        "The property record's owners, one entry per owner; present whenever a record is loaded, even when nobody is found",
+      ),
+    mailing_address: Address.optional().describe(
+      "The owner's mailing address the trace used: the caller's, else the record's",
+    ),
     created_at: z.string().describe('ISO 8601'),
     completed_at: z.string().optional().describe('ISO 8601'),
   })

@@ -1,18 +1,38 @@
-import type { Property, TraceResult } from '@skiptrace/contracts';
+import type { Address, Property, TraceResult } from '@skiptrace/contracts';
 import {
   CANDIDATE_LIMITS,
   findCandidates,
-  loadContactDetails,
+  findPropertyRecords,
+  loadPersonRows,
+  storedDetailsOf,
+  suppressedNumbers,
   type CandidateLimits,
   type ContactCandidate,
+  type PersonRow,
 } from '@skiptrace/contacts';
 import {
   blockingKeys,
   buildMatchQuery,
   rankCandidates,
+  scoreCandidate,
+  standardizeAddress,
   type BlockingKeys,
+  type MatchQuery,
   type RankedCandidate,
 } from '@skiptrace/matching';
+import {
+  nameAgreement,
+  ownerJson,
+  ownersNamedBy,
+  ownersOfRecord,
+  personView,
+  recordFor,
+  recordMailing,
+  rowOfCandidate,
+  soughtOf,
+  type PersonView,
+  type Sought,
+} from './owner-trace.ts';
 import type { Sql } from '@skiptrace/storage';
 import type { TraceEngine, TraceOutcome } from './trace-engine.ts';
 
@@ -31,6 +51,9 @@ export interface ContactTraceEngineOptions {
 }
 
 const NO_ADDRESS = 'no contact on file at this address';
+const NO_OWNER = 'no owner of record was found among the people on file, and nobody on file lives at this address now';
+/** Most people of one surname flagged for an owner named by surname only ("SMITH FAMILY TRUST"). */
+const MAX_SURNAME_OWNERS = 4;
 const NO_NAME = 'people live at this address but none matches the owner name given';
 
 type Ranked = RankedCandidate<{
@@ -57,12 +80,93 @@ function anyBlockFull(candidates: ContactCandidate[], key: BlockingKeys, limits:
   return address >= limits.address || zipNumber >= limits.zipNumber || cityNumber >= limits.cityNumber;
 }
 
+/** An owner found: the person's row that tied them, how well the name agreed, and which ties. */
+interface OwnerMatch {
+  c: ContactCandidate;
+  sought: Sought;
+  score: number;
+  property: boolean;
+  mailing: boolean;
+  /** The standardised address that tied them (for the confidence). */
+  at: MatchQuery['address'];
+}
+
+const identityOf = (c: ContactCandidate): string => (c.personKey !== '' ? c.personKey : `row:${c.id}`);
+
 /**
- * The production trace engine: standardises each address, finds the contacts stored at it
- * (one query for the whole batch), scores them against the owner name when one is given
- * (docs/matching.md); for the queries that found nobody there, finds the contacts near it
- * by every blocking key and scores again (one more query, only when any query needs it);
- * then reads the chosen people's phones with their DNC and litigator flags (one more query).
+ * The owners among a query's pool: for each sought owner, the people whose name agrees and
+ * who are tied by the property or a mailing address (owner-trace.ts). One person per owner
+ * with a given name (the best agreement, then both ties, then the longest at the property);
+ * every agreeing person, up to MAX_SURNAME_OWNERS, for an owner named by surname only.
+ */
+function matchOwners(
+  sought: Sought[],
+  pool: { c: ContactCandidate; property: boolean; at: MatchQuery['address'] }[],
+  confidence: Map<ContactCandidate, number>,
+): OwnerMatch[] {
+  const chosen = new Map<string, OwnerMatch>();
+  for (const s of sought) {
+    const byPerson = new Map<string, OwnerMatch>();
+    for (const { c, property, at } of pool) {
+      const score = nameAgreement(s, c);
+      if (score === 0) continue;
+      const id = identityOf(c);
+      const known = byPerson.get(id);
+      if (known === undefined) byPerson.set(id, { c, sought: s, score, property, mailing: !property, at });
+      else {
+        known.property ||= property;
+        known.mailing ||= !property;
+        if (score > known.score) known.score = score;
+      }
+    }
+    const ties = (m: OwnerMatch): number => Number(m.property) + Number(m.mailing);
+    // What tells two people apart; firstSeen and id only order the rest.
+    const decisive = (a: OwnerMatch, b: OwnerMatch): number =>
+      b.score - a.score || ties(b) - ties(a) || (confidence.get(b.c) ?? 0) - (confidence.get(a.c) ?? 0);
+    const ranked = [...byPerson.values()].sort(
+      (a, b) =>
+        decisive(a, b) ||
+        (a.c.firstSeen < b.c.firstSeen ? -1 : a.c.firstSeen > b.c.firstSeen ? 1 : 0) ||
+        a.c.id.length - b.c.id.length ||
+        (a.c.id < b.c.id ? -1 : 1),
+    );
+    // Two people who agree with a named owner alike (R Stephens: Richard or Rajesh) leave
+    // the owner unknown rather than guessed.
+    if (s.named && ranked.length > 1 && decisive(ranked[0]!, ranked[1]!) === 0) continue;
+    for (const match of s.named ? ranked.slice(0, 1) : ranked.slice(0, MAX_SURNAME_OWNERS)) {
+      const id = identityOf(match.c);
+      if (!chosen.has(id)) chosen.set(id, match);
+    }
+  }
+  return [...chosen.values()];
+}
+
+/** The blocking keys of a mailing address a person can be found at (a street address; not a PO box). */
+function mailingKeys(address: Address | undefined): { key: BlockingKeys; at: MatchQuery['address'] } | undefined {
+  if (address === undefined) return undefined;
+  const at = standardizeAddress(address);
+  if (at.number === '' || at.zip5 === null || at.state === null) return undefined;
+  return { key: blockingKeys(at), at };
+}
+
+/**
+ * The production trace engine (docs/matching.md):
+ *
+ * 1. standardises each address; reads the contacts stored at it and the property record
+ *    there (one statement each for the whole batch);
+ * 2. ranks the people at the address — everyone (with a record, whose owners are judged
+ *    apart) or those matching the caller's name (without one); for queries that found
+ *    nobody there, reads the contacts near it by every blocking key and ranks again;
+ * 3. reads the contacts at the owners' mailing addresses (the caller's, and the record's),
+ *    for the queries with an owner to look for;
+ * 4. finds the owners: name agreement with an owner of record (or the caller's name) plus
+ *    an address tie (owner-trace.ts);
+ * 5. reads every row of the people chosen (history, current address, phones) and the
+ *    suppression flags of their phones (one statement each).
+ *
+ * Results: the owners first (owner: true), then the people who live there now (owner:
+ * false, or absent when neither a record nor an owner name exists); a person seen there
+ * once who has moved on and owns nothing is not returned.
  */
 export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOptions = {}): TraceEngine {
   const maxPeople = options.maxPeople ?? DEFAULT_MAX_PEOPLE;
@@ -74,10 +178,19 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     // Two steps: the exact address key for every query, then all blocking keys only for the
     // queries that found nobody above the threshold there (a misspelt street, a wrong ZIP,
     // an address not on file) — most queries stop after the first, cheaper probe.
-    const found = await findCandidates(db, keys, options.candidateLimits, 'address');
+    const [found, records] = await Promise.all([
+      findCandidates(db, keys, options.candidateLimits, 'address'),
+      findPropertyRecords(
+        db,
+        keys.map((k) => k.addressKey),
+      ),
+    ]);
+    const record = queries.map((q, i) => recordFor(records.get(keys[i]!.addressKey), q.address));
+    // With a record its owners are judged apart: everyone at the address is ranked.
+    const rankBy = queries.map((q, i): MatchQuery => (record[i] ? { address: q.address } : q));
     const rank = (i: number): Ranked[] =>
       rankCandidates(
-        queries[i]!,
+        rankBy[i]!,
         found[i]!.map((c) => ({
           first_name: c.firstName,
           last_name: c.lastName,
@@ -103,36 +216,144 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
         ranked[i] = rank(i);
       });
     }
-    const chosen = ranked.flatMap((list) => list.slice(0, maxPeople).map((r) => r.candidate.c));
-    const details = chosen.length === 0 ? new Map() : await loadContactDetails(db, chosen);
-    return ranked.map((list, i): TraceOutcome => {
+
+    const owners = properties.map((p, i) => (record[i] ? ownersOfRecord(record[i]!) : ownersNamedBy(p)));
+    const sought = owners.map(soughtOf);
+    const mailing = properties.map((p, i) => p.mailing_address ?? (record[i] ? recordMailing(record[i]!) : undefined));
+    // Mailing addresses to read: the caller's and the record's (they may differ), not the property itself.
+    const mailingAt: { i: number; key: BlockingKeys; at: MatchQuery['address'] }[] = [];
+    properties.forEach((p, i) => {
+      if (sought[i]!.length === 0) return;
+      const seen = new Set([keys[i]!.addressKey]);
+      for (const address of [p.mailing_address, record[i] ? recordMailing(record[i]!) : undefined]) {
+        const keyed = mailingKeys(address);
+        if (keyed === undefined || seen.has(keyed.key.addressKey)) continue;
+        seen.add(keyed.key.addressKey);
+        mailingAt.push({ i, ...keyed });
+      }
+    });
+    const mailingFound =
+      mailingAt.length === 0
+        ? []
+        : await findCandidates(
+            db,
+            mailingAt.map((m) => m.key),
+            options.candidateLimits,
+            'address',
+          );
+    const pools = queries.map((q, i) => {
+      const pool: { c: ContactCandidate; property: boolean; at: MatchQuery['address'] }[] = [];
+      const inRank = new Set(ranked[i]!.map((r) => r.candidate.c));
+      for (const c of found[i]!) {
+        if (c.addressKey === keys[i]!.addressKey || inRank.has(c)) pool.push({ c, property: true, at: q.address });
+      }
+      return pool;
+    });
+    mailingAt.forEach(({ i, key, at }, j) => {
+      for (const c of mailingFound[j]!) if (c.addressKey === key.addressKey) pools[i]!.push({ c, property: false, at });
+    });
+    // The ranking's confidence breaks ties between people whose names agree alike (J Smith: John or Jane).
+    const rankedConfidence = ranked.map((list) => new Map(list.map((r) => [r.candidate.c, r.confidence])));
+    const ownerMatches = sought.map((s, i) => (s.length === 0 ? [] : matchOwners(s, pools[i]!, rankedConfidence[i]!)));
+
+    // Every row of the people chosen or living there, then the suppression flags of their phones.
+    const personKeys = new Set<string>();
+    ownerMatches.forEach((list, i) => {
+      for (const m of list) personKeys.add(m.c.personKey);
+      for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.c.personKey);
+    });
+    personKeys.delete('');
+    const personRows = await loadPersonRows(db, personKeys);
+    const rowsOf = (c: ContactCandidate): PersonRow[] => {
+      const rows = c.personKey === '' ? undefined : personRows.get(c.personKey);
+      if (rows !== undefined && rows.length > 0) return rows;
+      const stored = storedDetailsOf(c);
+      return [rowOfCandidate(c, stored?.phones ?? [], stored?.emails ?? [])];
+    };
+    const numbers = new Set<string>();
+    const wanted: ContactCandidate[] = [];
+    ownerMatches.forEach((list, i) => {
+      for (const m of list) wanted.push(m.c);
+      for (const r of ranked[i]!.slice(0, maxPeople)) wanted.push(r.candidate.c);
+    });
+    for (const c of wanted) for (const row of rowsOf(c)) for (const phone of row.phones) numbers.add(phone.number);
+    const suppressed = await suppressedNumbers(db, numbers);
+    const views = new Map<string, PersonView>();
+    const viewOf = (c: ContactCandidate): PersonView => {
+      const id = identityOf(c);
+      let view = views.get(id);
+      if (view === undefined) {
+        view = personView(rowsOf(c), suppressed);
+        views.set(id, view);
+      }
+      return view;
+    };
+
+    return queries.map((q, i): TraceOutcome => {
       const candidates = found[i] as ContactCandidate[];
+      const rec = record[i];
+      const ownersKnown = rec !== undefined || owners[i]!.length > 0;
+      const extra: Pick<TraceOutcome, 'owners_of_record' | 'mailing_address'> = {};
+      if (rec !== undefined) extra.owners_of_record = owners[i]!.map(ownerJson);
+      if (mailing[i] !== undefined) extra.mailing_address = mailing[i];
+      const livesHere = (c: ContactCandidate, view: PersonView): boolean => {
+        if (view.deceased) return false;
+        if (c.personKey === '') return true;
+        if (view.currentAddressKey !== c.addressKey || c.addressKey !== keys[i]!.addressKey) return false;
+        return q.address.unitKey === `${q.address.key}|` || view.currentUnitKey === q.address.unitKey;
+      };
+      const results: TraceResult[] = [];
+      const listed = new Set<string>();
+      for (const m of ownerMatches[i]!.sort((a, b) => b.score - a.score)) {
+        const view = viewOf(m.c);
+        const scored = scoreCandidate(
+          { address: m.at, first_name: m.sought.owner.firstName ?? null, last_name: m.sought.owner.lastName ?? null },
+          {
+            first_name: m.c.firstName,
+            last_name: m.c.lastName,
+            first_norm: m.c.firstNorm,
+            last_norm: m.c.lastNorm,
+            address_key: m.c.addressKey,
+            unit_key: m.c.unitKey,
+            city: m.c.city,
+          },
+        );
+        const reasons = [
+          rec !== undefined ? 'owner_of_record' : 'owner_named',
+          ...(m.property ? ['owner_tie_property'] : []),
+          ...(m.mailing ? ['owner_tie_mailing'] : []),
+          ...scored.reasons,
+        ];
+        // The ranking's confidence where the person was ranked at the property; else the
+        // calibrated score of the owner's name at the address that tied them.
+        const confidence = rankedConfidence[i]!.get(m.c) ?? scored.confidence;
+        results.push(resultOf(m.c, view, confidence, reasons, true, livesHere(m.c, view)));
+        listed.add(identityOf(m.c));
+      }
+      let residents = 0;
+      for (const { candidate, confidence, reasons } of ranked[i]!) {
+        const { c } = candidate;
+        if (listed.has(identityOf(c))) continue;
+        const view = viewOf(c);
+        if (!livesHere(c, view)) continue;
+        residents++;
+        listed.add(identityOf(c));
+        if (results.length < maxPeople)
+          results.push(resultOf(c, view, confidence, reasons, ownersKnown ? false : undefined, true));
+      }
       // A block came back full: the people not read were not compared (docs/matching.md §5).
       const blockFull = anyBlockFull(candidates, keys[i]!, limits);
-      if (list.length === 0) {
-        const error = candidates.length > 0 ? NO_NAME : NO_ADDRESS;
+      const total = ownerMatches[i]!.length + residents;
+      if (results.length === 0) {
+        const error = rec !== undefined ? NO_OWNER : candidates.length > 0 ? NO_NAME : NO_ADDRESS;
         return blockFull
-          ? { status: 'no_match', results: [], error, matched: 0 }
-          : { status: 'no_match', results: [], error };
+          ? { status: 'no_match', results: [], error, matched: 0, ...extra }
+          : { status: 'no_match', results: [], error, ...extra };
       }
-      const results: TraceResult[] = [];
-      for (const { candidate, confidence, reasons } of list.slice(0, maxPeople)) {
-        const { c } = candidate;
-        const more = details.get(c.id);
-        if (more === undefined) continue; // deleted since it was found
-        results.push({
-          first_name: c.firstName,
-          last_name: c.lastName,
-          confidence,
-          reasons,
-          phones: more.phones,
-          emails: more.emails,
-        });
-      }
-      if (results.length === 0) return { status: 'no_match', results: [], error: NO_ADDRESS };
-      return list.length > maxPeople || blockFull
-        ? { status: 'completed', results, matched: list.length }
-        : { status: 'completed', results };
+      const capped = results.slice(0, maxPeople);
+      return total > maxPeople || blockFull
+        ? { status: 'completed', results: capped, matched: total, ...extra }
+        : { status: 'completed', results: capped, ...extra };
     });
   }
   return {
@@ -142,4 +363,33 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       return outcome!;
     },
   };
+}
+
+function resultOf(
+  c: ContactCandidate,
+  view: PersonView,
+  confidence: number,
+  reasons: string[],
+  owner: boolean | undefined,
+  resident: boolean,
+): TraceResult {
+  const result: TraceResult = {
+    first_name: c.firstName,
+    last_name: c.lastName,
+    confidence,
+    reasons,
+    phones: view.phones,
+    emails: view.emails,
+  };
+  if (c.middleName !== '') result.middle_name = c.middleName;
+  if (owner !== undefined) result.owner = owner;
+  result.resident = resident;
+  result.current_address = {
+    street_address: view.current.street_address,
+    city: view.current.city,
+    state: view.current.state,
+    zip_code: view.current.zip_code,
+  };
+  result.addresses = view.addresses;
+  return result;
 }

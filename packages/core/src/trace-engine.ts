@@ -1,4 +1,4 @@
-import type { Property, TraceResult } from '@skiptrace/contracts';
+import type { Address, OwnerOfRecord, Property, TraceResult } from '@skiptrace/contracts';
 
 export interface TraceOutcome {
   status: 'completed' | 'no_match';
@@ -13,6 +13,10 @@ export interface TraceOutcome {
    * the block was full).
    */
   matched?: number;
+  /** The property record's owners (present whenever a record is loaded, even when nobody is found). */
+  owners_of_record?: OwnerOfRecord[];
+  /** The owner's mailing address the trace used: the caller's, else the record's. */
+  mailing_address?: Address;
 }
 
 /**

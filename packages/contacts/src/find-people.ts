@@ -1,0 +1,95 @@
+/**
+ * The owner model's reads (ADR 0010): the property records at a batch's addresses, and
+ * every row of the people a trace chose — one statement each for the whole batch, by the
+ * hash indexes of migrations 100 and 101.
+ */
+import type { Sql } from '@skiptrace/storage';
+import type { StoredPhone } from './find-candidates.ts';
+
+/** A stored property record (migration 101). */
+export interface PropertyRecordRow {
+  address_key: string;
+  unit_key: string;
+  apn: string;
+  street_address: string;
+  city: string;
+  state: string;
+  zip5: string;
+  owner_name: string;
+  owner_name_2: string;
+  owner_1_first_name: string;
+  owner_1_last_name: string;
+  owner_2_first_name: string;
+  owner_2_last_name: string;
+  name_order: 'lastFirst' | 'firstLast';
+  mailing_street_address: string;
+  mailing_city: string;
+  mailing_state: string;
+  mailing_zip5: string;
+  mailing_key: string;
+  mailing_unit_key: string;
+  owner_occupied: boolean | null;
+  last_sale_date: string;
+}
+
+const RECORDS_SQL = `
+SELECT address_key, unit_key, apn, street_address, city, state, zip5, owner_name, owner_name_2,
+       owner_1_first_name, owner_1_last_name, owner_2_first_name, owner_2_last_name, name_order,
+       mailing_street_address, mailing_city, mailing_state, mailing_zip5, mailing_key, mailing_unit_key,
+       owner_occupied, last_sale_date
+FROM property_records WHERE address_key = ANY($1::text[])`;
+
+/** The records stored at the given address keys, by key (a building may hold several parcels). */
+export async function findPropertyRecords(
+  db: Sql,
+  addressKeys: readonly string[],
+): Promise<Map<string, PropertyRecordRow[]>> {
+  const out = new Map<string, PropertyRecordRow[]>();
+  const keys = [...new Set(addressKeys.filter((k) => k !== ''))];
+  if (keys.length === 0) return out;
+  const { rows } = await db.query<PropertyRecordRow>(RECORDS_SQL, [keys]);
+  for (const row of rows) {
+    const list = out.get(row.address_key);
+    if (list === undefined) out.set(row.address_key, [row]);
+    else list.push(row);
+  }
+  return out;
+}
+
+/** One stored row of a person: one address with its dates, and the phones listed with it. */
+export interface PersonRow {
+  id: string;
+  person_key: string;
+  address_key: string;
+  unit_key: string;
+  street_address: string;
+  city: string;
+  state: string;
+  zip5: string;
+  first_seen: string;
+  last_seen: string;
+  phones: StoredPhone[];
+  emails: string[];
+  deceased: boolean;
+}
+
+const PERSON_ROWS_SQL = `
+SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen, last_seen, phones, emails, deceased
+FROM contacts WHERE person_key = ANY($1::text[]) AND person_key <> ''`;
+
+/** Most rows read for one person (addresses on file); a person with more keeps the newest by id. */
+export const MAX_ROWS_PER_PERSON = 50;
+
+/** Every row of the given people, by person_key. */
+export async function loadPersonRows(db: Sql, personKeys: Iterable<string>): Promise<Map<string, PersonRow[]>> {
+  const out = new Map<string, PersonRow[]>();
+  const keys = [...new Set(personKeys)].filter((k) => k !== '');
+  if (keys.length === 0) return out;
+  const { rows } = await db.query<PersonRow>(PERSON_ROWS_SQL, [keys]);
+  for (const row of rows) {
+    const list = out.get(row.person_key);
+    if (list === undefined) out.set(row.person_key, [row]);
+    else if (list.length < MAX_ROWS_PER_PERSON) list.push(row);
+  }
+  return out;
+}

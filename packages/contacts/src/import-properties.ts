@@ -1,0 +1,426 @@
+/**
+ * Streams a property-record file (a county roll, a list provider's export) into
+ * `property_records` (migration 101; docs/property-data.md): read → standardise the situs
+ * and mailing addresses → COPY into a staging table → upsert by parcel, in batches. The
+ * contact import's conventions hold: CSV or NDJSON, any encoding textChunks reads,
+ * `map` (canonical → header) over built-in aliases, bad rows to `rejects` as `line,reason`.
+ *
+ * Owner strings are stored as recorded; the trace parses them (@skiptrace/owners) in the
+ * name order detected here from the file's first batch ("SMITH JOHN A" or "JOHN A SMITH").
+ * A newer record of the same parcel (same situs dwelling) replaces the older one.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
+import { candidateKeys, standardizeAddress } from '@skiptrace/matching';
+import { analyzeAfterLoad, encodeCopyValue, type Database } from '@skiptrace/storage';
+import { csvCell } from '@skiptrace/runtime';
+import { foldHeader, ImportFormatError } from './columns.ts';
+import { csvRecords } from './csv-records.ts';
+import { normalizeSeen } from './seen-dates.ts';
+import { textChunks, textLines, type ImportSource } from './text-chunks.ts';
+import type { ContactFormat, ImportCounts } from './import-contacts.ts';
+import { writeOut } from './import-contacts.ts';
+
+export const PROPERTY_FIELDS = [
+  'apn',
+  'street_address',
+  'city',
+  'state',
+  'zip_code',
+  'owner_name',
+  'owner_name_2',
+  'owner_1_first_name',
+  'owner_1_last_name',
+  'owner_2_first_name',
+  'owner_2_last_name',
+  'mailing_street_address',
+  'mailing_city',
+  'mailing_state',
+  'mailing_zip_code',
+  'owner_occupied',
+  'last_sale_date',
+] as const;
+export type PropertyField = (typeof PROPERTY_FIELDS)[number];
+
+/** Header spellings of county rolls and list providers, folded as foldHeader folds them. */
+const PROPERTY_ALIASES: Record<PropertyField, string[]> = {
+  apn: [
+    'parcel',
+    'parcelnumber',
+    'parcelid',
+    'parcelno',
+    'pin',
+    'apnnumber',
+    'assessorparcelnumber',
+    'bbl',
+    'folio',
+    'accountnumber',
+    'propertyid',
+  ],
+  street_address: [
+    'situsaddr',
+    'situsaddress',
+    'situs',
+    'siteaddr',
+    'siteaddress',
+    'propertyaddress',
+    'address',
+    'streetaddress',
+    'location',
+    'locationaddress',
+    'propertystreet',
+    'situsstreet',
+  ],
+  city: ['situscity', 'sitecity', 'propertycity', 'city'],
+  state: ['situsstate', 'sitestate', 'propertystate', 'st'],
+  zip_code: ['situszip', 'sitezip', 'propertyzip', 'propertyzipcode', 'zip', 'zip5', 'zipcode', 'situszipcode'],
+  owner_name: [
+    'owner',
+    'ownername',
+    'ownname',
+    'owner1',
+    'ownername1',
+    'owner1name',
+    'ownerfullname',
+    'owners',
+    'taxpayername',
+    'grantee',
+  ],
+  owner_name_2: ['owner2', 'ownername2', 'owner2name', 'ownname2', 'secondowner', 'coowner', 'coownername'],
+  owner_1_first_name: ['owner1firstname', 'ownerfirstname', 'owner1first', 'firstname'],
+  owner_1_last_name: ['owner1lastname', 'ownerlastname', 'owner1last', 'lastname'],
+  owner_2_first_name: ['owner2firstname', 'owner2first'],
+  owner_2_last_name: ['owner2lastname', 'owner2last'],
+  mailing_street_address: [
+    'mailaddr',
+    'mailaddress',
+    'mailingaddress',
+    'mailingstreet',
+    'mailstreet',
+    'mailingstreetaddress',
+    'mailaddress1',
+    'mailingaddress1',
+    'owneraddress',
+    'taxbilladdress',
+  ],
+  mailing_city: ['mailcity', 'mailingcity', 'ownercity'],
+  mailing_state: ['mailstate', 'mailingstate', 'ownerstate'],
+  mailing_zip_code: ['mailzip', 'mailingzip', 'mailzipcode', 'mailingzipcode', 'mailzip5', 'ownerzip'],
+  owner_occupied: ['owneroccupied', 'owneroccupiedflag', 'ownerocc', 'homestead', 'homesteadexemption', 'occupied'],
+  last_sale_date: ['saledate', 'lastsaledate', 'lastsale', 'recordingdate', 'deeddate', 'lastsalerecordingdate'],
+};
+
+const PROPERTY_ALIAS_INDEX = new Map<string, PropertyField>();
+for (const field of PROPERTY_FIELDS) PROPERTY_ALIAS_INDEX.set(foldHeader(field), field);
+for (const field of PROPERTY_FIELDS) {
+  for (const alias of PROPERTY_ALIASES[field])
+    if (!PROPERTY_ALIAS_INDEX.has(alias)) PROPERTY_ALIAS_INDEX.set(alias, field);
+}
+
+export type PropertyLayout = Partial<Record<PropertyField, number>>;
+
+/** Which column feeds which canonical field: `map` first, then the field's own name, then aliases. */
+export function resolvePropertyColumns(headers: readonly string[], map: Record<string, string> = {}): PropertyLayout {
+  const layout: PropertyLayout = {};
+  const taken = new Set<number>();
+  const folded = headers.map((h) => foldHeader(h.trim()));
+  for (const [canonical, header] of Object.entries(map)) {
+    if (!(PROPERTY_FIELDS as readonly string[]).includes(canonical)) {
+      throw new ImportFormatError(`--map: "${canonical}" is not a canonical property column`);
+    }
+    let index = headers.findIndex((h) => h.trim() === header.trim());
+    if (index === -1) index = folded.indexOf(foldHeader(header));
+    if (index === -1) throw new ImportFormatError(`--map ${canonical}=${header}: no column "${header}" in the header`);
+    layout[canonical as PropertyField] = index;
+    taken.add(index);
+  }
+  folded.forEach((name, index) => {
+    if (taken.has(index)) return;
+    const field = PROPERTY_ALIAS_INDEX.get(name);
+    if (field !== undefined) layout[field] ??= index;
+  });
+  return layout;
+}
+
+function assertPropertyColumns(layout: PropertyLayout, headers: readonly string[]): void {
+  const missing: string[] = (['street_address', 'city', 'state', 'zip_code'] as const).filter(
+    (f) => layout[f] === undefined,
+  );
+  if (layout.owner_name === undefined && layout.owner_1_last_name === undefined) missing.push('owner_name');
+  if (missing.length > 0) {
+    throw new ImportFormatError(
+      `no column for ${missing.join(', ')} (header: ${headers.join(', ')}); name them or use --map`,
+    );
+  }
+}
+
+type RawProperty = Record<PropertyField, string>;
+type PropertyRecord = { line: number; property: RawProperty } | { line: number; error: string };
+
+function pick(fields: readonly string[], layout: PropertyLayout): RawProperty {
+  const out = {} as RawProperty;
+  for (const field of PROPERTY_FIELDS) {
+    const index = layout[field];
+    out[field] = index === undefined ? '' : (fields[index] ?? '').trim();
+  }
+  return out;
+}
+
+async function* csvProperties(
+  chunks: AsyncIterable<string>,
+  map: Record<string, string> | undefined,
+): AsyncGenerator<PropertyRecord[]> {
+  let layout: PropertyLayout | undefined;
+  let width = 0;
+  for await (const records of csvRecords(chunks)) {
+    const out: PropertyRecord[] = [];
+    for (const record of records) {
+      if (layout === undefined) {
+        if (record.fields === null)
+          throw new ImportFormatError(`line ${record.line}: unreadable header (${record.error})`);
+        layout = resolvePropertyColumns(record.fields, map);
+        assertPropertyColumns(layout, record.fields);
+        width = record.fields.length;
+      } else if (record.fields === null) out.push({ line: record.line, error: record.error ?? 'malformed CSV' });
+      else if (record.fields.length > width)
+        out.push({ line: record.line, error: `${record.fields.length} fields, header has ${width}` });
+      else out.push({ line: record.line, property: pick(record.fields, layout) });
+    }
+    if (out.length > 0) yield out;
+  }
+}
+
+/** Most NDJSON key sets remembered at once (a hostile file may bring new keys on every line). */
+const MAX_LAYOUTS = 1_000;
+
+async function* ndjsonProperties(
+  chunks: AsyncIterable<string>,
+  map: Record<string, string> | undefined,
+): AsyncGenerator<PropertyRecord[]> {
+  const layouts = new Map<string, PropertyLayout>();
+  for await (const lines of textLines(chunks)) {
+    const out: PropertyRecord[] = [];
+    for (const { line, text } of lines) {
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        out.push({ line, error: 'invalid JSON' });
+        continue;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        out.push({ line, error: 'not a JSON object' });
+        continue;
+      }
+      const object = value as Record<string, unknown>;
+      const keys = Object.keys(object);
+      const signature = keys.join('\n');
+      let layout = layouts.get(signature);
+      if (layout === undefined) {
+        if (layouts.size >= MAX_LAYOUTS) layouts.clear();
+        layout = resolvePropertyColumns(keys, map);
+        layouts.set(signature, layout);
+      }
+      const fields = keys.map((key) => {
+        const v = object[key];
+        return v === null || v === undefined || typeof v === 'object' ? '' : String(v);
+      });
+      out.push({ line, property: pick(fields, layout) });
+    }
+    if (out.length > 0) yield out;
+  }
+}
+
+/** Staging and stored columns, in COPY order. */
+const RECORD_COLUMNS = [
+  'record_key',
+  'apn',
+  'address_key',
+  'unit_key',
+  'street_address',
+  'city',
+  'state',
+  'zip5',
+  'owner_name',
+  'owner_name_2',
+  'owner_1_first_name',
+  'owner_1_last_name',
+  'owner_2_first_name',
+  'owner_2_last_name',
+  'name_order',
+  'mailing_street_address',
+  'mailing_city',
+  'mailing_state',
+  'mailing_zip5',
+  'mailing_key',
+  'mailing_unit_key',
+  'owner_occupied',
+  'last_sale_date',
+  'source',
+] as const;
+
+const YES = new Set(['y', 'yes', 'true', 't', '1', 'o', 'owner', 'owner occupied', 'h', 'homestead']);
+const NO = new Set(['n', 'no', 'false', 'f', '0', 'a', 'absentee', 'non-owner occupied', 'r', 'renter']);
+
+/** Why a record was not stored. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
+/** One record's COPY line (without name_order, filled per batch), or why it is rejected. */
+function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tail: string } | { reason: string } {
+  for (const field of ['street_address', 'city', 'state', 'zip_code'] as const) {
+    if (raw[field] === '') return { reason: `missing ${field}` };
+  }
+  if (
+    raw.owner_name === '' &&
+    raw.owner_name_2 === '' &&
+    raw.owner_1_last_name === '' &&
+    raw.owner_2_last_name === ''
+  ) {
+    return { reason: 'no owner name' };
+  }
+  const situs = standardizeAddress(raw);
+  if (situs.state === null) return { reason: `unknown state ${quoted(raw.state)}` };
+  if (situs.zip5 === null) return { reason: `bad zip_code ${quoted(raw.zip_code)}` };
+  if (situs.number === '') return { reason: `no house number in street_address ${quoted(raw.street_address)}` };
+  const keys = candidateKeys(situs);
+  let mailing = ['', '', '', '', '', ''];
+  if (raw.mailing_street_address !== '') {
+    const m = standardizeAddress({
+      street_address: raw.mailing_street_address,
+      city: raw.mailing_city,
+      state: raw.mailing_state,
+      zip_code: raw.mailing_zip_code,
+    });
+    // A PO box or a foreign address is kept for display; only a street address is a key people are found at.
+    const keyed = m.number !== '' && m.zip5 !== null && m.state !== null;
+    mailing = [
+      m.line,
+      m.city,
+      m.state ?? raw.mailing_state,
+      m.zip5 ?? raw.mailing_zip_code,
+      keyed ? m.key : '',
+      keyed ? m.unitKey : '',
+    ];
+  }
+  const occupied = raw.owner_occupied.toLowerCase();
+  const ownerOccupied = occupied === '' ? '\\N' : YES.has(occupied) ? 't' : NO.has(occupied) ? 'f' : undefined;
+  if (ownerOccupied === undefined) return { reason: `bad owner_occupied ${quoted(raw.owner_occupied)} (Y/N)` };
+  const sale = normalizeSeen(raw.last_sale_date);
+  if (sale === null) return { reason: `bad last_sale_date ${quoted(raw.last_sale_date)}` };
+  for (const field of [
+    'owner_name',
+    'owner_name_2',
+    'owner_1_first_name',
+    'owner_1_last_name',
+    'owner_2_first_name',
+    'owner_2_last_name',
+  ] as const) {
+    if (raw[field].length > 300) return { reason: `${field} longer than 300 characters` };
+  }
+  const head = [
+    keys.unit_key,
+    raw.apn,
+    keys.address_key,
+    keys.unit_key,
+    situs.line,
+    situs.city,
+    situs.state,
+    situs.zip5,
+    raw.owner_name,
+    raw.owner_name_2,
+    raw.owner_1_first_name,
+    raw.owner_1_last_name,
+    raw.owner_2_first_name,
+    raw.owner_2_last_name,
+  ]
+    .map(encodeCopyValue)
+    .join('\t');
+  const tail = [...mailing.map(encodeCopyValue), ownerOccupied, encodeCopyValue(sale), `${sourceCopy}\n`].join('\t');
+  return { head, tail };
+}
+
+export interface ImportPropertiesOptions {
+  format: ContactFormat;
+  map?: Record<string, string>;
+  /** Label stored in property_records.source (e.g. the file name); default ''. */
+  source?: string;
+  onProgress?: (counts: ImportCounts) => void;
+  rejects?: Writable;
+  /** Records per COPY batch; default 10,000. */
+  batchSize?: number;
+  charset?: string;
+}
+
+/**
+ * Imports property records. `imported` counts new parcels and parcels whose record was
+ * replaced by a different one; `duplicates` records identical to the one stored (or
+ * repeated in the file).
+ */
+export async function importProperties(
+  db: Database,
+  source: ImportSource,
+  options: ImportPropertiesOptions,
+): Promise<ImportCounts> {
+  const { format, map, rejects, onProgress, batchSize = 10_000, charset } = options;
+  const counts: ImportCounts = { read: 0, imported: 0, duplicates: 0, rejected: 0 };
+  const records = (format === 'csv' ? csvProperties : ndjsonProperties)(textChunks(source, charset), map);
+  const sourceCopy = encodeCopyValue(options.source ?? '');
+  const first = await records.next();
+  await writeOut(rejects, 'line,reason\n');
+  const table = `property_records_stage_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await db.query(
+    `CREATE UNLOGGED TABLE ${table} (${RECORD_COLUMNS.map((c) => `${c} ${c === 'owner_occupied' ? 'boolean' : 'text'}`).join(', ')})`,
+  );
+  const columns = RECORD_COLUMNS.join(', ');
+  const updated = RECORD_COLUMNS.filter((c) => c !== 'record_key');
+  const upsert = `INSERT INTO property_records (${columns})
+    SELECT DISTINCT ON (record_key) ${columns} FROM ${table} ORDER BY record_key
+    ON CONFLICT (record_key) DO UPDATE SET (${updated.join(', ')}, imported_at) = (${updated.map((c) => `EXCLUDED.${c}`).join(', ')}, now())
+    WHERE (${updated.map((c) => `property_records.${c}`).join(', ')}) IS DISTINCT FROM (${updated.map((c) => `EXCLUDED.${c}`).join(', ')})`;
+  let order: NameOrder | undefined;
+  let pending: { head: string; tail: string; names: string[] }[] = [];
+  const write = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    // The file's name order, from its first batch: rolls write "SMITH JOHN A", many list
+    // providers "JOHN A SMITH"; a string that says so itself (comma, initial) overrides it.
+    order ??= detectNameOrder(pending.map((p) => p.names));
+    const orderCopy = `\t${order}\t`;
+    const lines = pending.map((p) => p.head + orderCopy + p.tail);
+    pending = [];
+    const staged = await db.copyText(table, [...RECORD_COLUMNS], lines);
+    const { rowCount } = await db.query(upsert);
+    await db.query(`TRUNCATE ${table}`);
+    counts.imported += rowCount;
+    counts.duplicates += staged - rowCount;
+    onProgress?.({ ...counts });
+  };
+  try {
+    for (let next = first; !next.done; next = await records.next()) {
+      let text = '';
+      for (const record of next.value) {
+        counts.read++;
+        const row = 'error' in record ? { reason: record.error } : toRecordLine(record.property, sourceCopy);
+        if ('reason' in row) {
+          counts.rejected++;
+          text += `${record.line},${csvCell(row.reason)}\n`;
+          continue;
+        }
+        const p = (record as { property: RawProperty }).property;
+        pending.push({ ...row, names: [p.owner_name, p.owner_name_2].filter((n) => n !== '') });
+      }
+      await writeOut(rejects, text);
+      if (pending.length >= batchSize) await write();
+    }
+    await write();
+  } finally {
+    await records.return?.(undefined);
+    await db.query(`DROP TABLE IF EXISTS ${table}`);
+  }
+  await analyzeAfterLoad(db, 'property_records', counts.imported);
+  if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
+  return counts;
+}

@@ -1,0 +1,61 @@
+/**
+ * The owner model's dates (when a person was seen at an address, when a phone was seen):
+ * kept at the precision the source gives — `YYYY`, `YYYY-MM` or `YYYY-MM-DD` — and
+ * compared as the first day (first_seen) or the last day (last_seen) of the period they
+ * name, so "2019" as a last_seen is later than "2019-05".
+ */
+
+/** A date as a source writes it: ISO (2019, 2019-05, 2019-05-14, 2019/05/14), US (05/14/2019, 5/2019) or 20190514. */
+const ISO = /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T ].*)?$/;
+const US = /^(\d{1,2})[-/.](?:(\d{1,2})[-/.])?(\d{4})$/;
+const COMPACT = /^(\d{4})(\d{2})(\d{2})?$/;
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function build(year: number, month: number | undefined, day: number | undefined): string | null {
+  if (year < 1800 || year > 2200) return null;
+  if (month === undefined) return String(year);
+  if (month < 1 || month > 12) return null;
+  if (day === undefined) return `${year}-${pad(month)}`;
+  if (day < 1 || day > daysIn(year, month)) return null;
+  return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
+
+/**
+ * The date in its stored form (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`), '' for an empty value,
+ * or null when it cannot be read as a date.
+ */
+export function normalizeSeen(text: string): string | null {
+  const value = text.trim();
+  if (value === '') return '';
+  let m = ISO.exec(value);
+  if (m) return build(Number(m[1]), num(m[2]), num(m[3]));
+  m = US.exec(value);
+  if (m)
+    return m[2] === undefined
+      ? build(Number(m[3]), Number(m[1]), undefined)
+      : build(Number(m[3]), Number(m[1]), Number(m[2]));
+  m = COMPACT.exec(value);
+  if (m) return build(Number(m[1]), Number(m[2]), num(m[3]));
+  return null;
+}
+
+/** The last day a stored date can mean, as `YYYY-MM-DD` ('' stays ''): for ordering last_seen. */
+export function seenEnd(stored: string): string {
+  if (stored.length === 4) return `${stored}-12-31`;
+  if (stored.length === 7) return `${stored}-${pad(daysIn(Number(stored.slice(0, 4)), Number(stored.slice(5))))}`;
+  return stored;
+}
+
+/** The first day a stored date can mean, as `YYYY-MM-DD` ('' stays ''): for ordering first_seen. */
+export function seenStart(stored: string): string {
+  if (stored.length === 4) return `${stored}-01-01`;
+  if (stored.length === 7) return `${stored}-01`;
+  return stored;
+}

@@ -1,0 +1,231 @@
+/**
+ * The owner model's stores (people with address history, property records), written once
+ * and run against PGlite (unit) and PostgreSQL (integration).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import type { Database } from '@skiptrace/storage';
+import { importProperties } from '../src/index.ts';
+import type { ImportPropertiesOptions, ImportSource } from '../src/index.ts';
+import { runImport, type ContractHarness } from './contacts.contract.ts';
+
+interface StoredRow {
+  person_key: string;
+  street_address: string;
+  first_seen: string;
+  last_seen: string;
+  middle_name: string;
+  suffix: string;
+  birth_year: number | null;
+  deceased: boolean;
+  phones: { number: string; type: string; first_seen?: string; last_seen?: string }[];
+}
+
+const rowsOf = async (db: Database): Promise<StoredRow[]> =>
+  (
+    await db.query<StoredRow>(
+      `SELECT person_key, street_address, first_seen, last_seen, middle_name, suffix, birth_year, deceased, phones
+       FROM contacts ORDER BY person_key, last_seen DESC, street_address`,
+    )
+  ).rows;
+
+async function runPropertyImport(db: Database, input: ImportSource, options: Partial<ImportPropertiesOptions> = {}) {
+  const rejects = new PassThrough();
+  const rejected = text(rejects);
+  const counts = await importProperties(db, input, { format: 'csv', rejects, ...options });
+  rejects.end();
+  return { counts, rejects: await rejected };
+}
+
+const PERSON = {
+  person_id: 'p1',
+  first_name: 'Mary',
+  middle_name: 'Ann',
+  last_name: 'Okafor',
+  suffix: '',
+  birth_year: 1961,
+  addresses: [
+    {
+      street_address: '12 Oak Ave',
+      city: 'Austin',
+      state: 'TX',
+      zip_code: '78701',
+      first_seen: '2004',
+      last_seen: '2015-06',
+    },
+    {
+      street_address: '800 Elm St Apt 3',
+      city: 'Dallas',
+      state: 'TX',
+      zip_code: '75201',
+      first_seen: '2015-07',
+      last_seen: '2026-10-01',
+    },
+  ],
+  phones: [
+    { number: '512-555-0101', type: 'landline', first_seen: '2004', last_seen: '2015' },
+    { number: '214-555-0102', type: 'mobile', first_seen: '2015-07', last_seen: '2026-10' },
+  ],
+  emails: ['mary@example.com'],
+};
+
+export function peopleStoreContract(name: string, open: () => Promise<ContractHarness>): void {
+  describe(`people and property records (${name})`, () => {
+    let harness: ContractHarness;
+    let db: Database;
+    beforeAll(async () => {
+      harness = await open();
+      db = harness.db;
+    }, 60_000);
+    afterAll(async () => harness?.dispose());
+    beforeEach(async () => {
+      await db.query('TRUNCATE contacts, property_records');
+    });
+
+    it('imports the NDJSON person form as one row per address, the phones on the current one', async () => {
+      const { counts } = await runImport(db, `${JSON.stringify(PERSON)}\n`, { format: 'ndjson', source: 'vendor' });
+      expect(counts).toEqual({ read: 1, imported: 2, duplicates: 0, rejected: 0 });
+      const rows = await rowsOf(db);
+      expect(rows.map((r) => [r.street_address, r.first_seen, r.last_seen, r.phones.length])).toEqual([
+        ['800 ELM ST APT 3', '2015-07', '2026-10-01', 2],
+        ['12 OAK AVE', '2004', '2015-06', 0],
+      ]);
+      expect(new Set(rows.map((r) => r.person_key)).size).toBe(1);
+      expect(rows[0]).toMatchObject({ middle_name: 'Ann', birth_year: 1961, deceased: false });
+      expect(rows[0]!.phones[0]).toEqual({
+        number: '+15125550101',
+        type: 'landline',
+        first_seen: '2004',
+        last_seen: '2015',
+      });
+    });
+
+    it('updates a person from a newer file of the same source instead of adding them again', async () => {
+      await runImport(db, `${JSON.stringify(PERSON)}\n`, { format: 'ndjson', source: 'vendor' });
+      const newer = {
+        ...PERSON,
+        addresses: [{ ...PERSON.addresses[0]! }, { ...PERSON.addresses[1]!, last_seen: '2026-11' }],
+      };
+      const { counts } = await runImport(db, `${JSON.stringify(newer)}\n`, { format: 'ndjson', source: 'vendor' });
+      expect(counts).toEqual({ read: 1, imported: 1, duplicates: 1, rejected: 0 });
+      expect((await rowsOf(db)).map((r) => r.last_seen)).toEqual(['2026-11', '2015-06']);
+      // Another source's person_id p1 is another person.
+      await runImport(db, `${JSON.stringify(PERSON)}\n`, { format: 'ndjson', source: 'other' });
+      expect(new Set((await rowsOf(db)).map((r) => r.person_key)).size).toBe(2);
+    });
+
+    it('reads person rows of CSV with dates of addresses and phones; a row without a phone is kept for a person only', async () => {
+      const csv = [
+        'person_id,first_name,last_name,suffix,street_address,city,state,zip_code,first_seen,last_seen,phone_1,phone_1_type,phone_1_first_seen,phone_1_last_seen,deceased',
+        'p9,John,Reyes,JR,5 Pine Rd,Austin,TX,78702,03/2001,2010,512-555-0110,landline,,,N',
+        'p9,John,Reyes,JR,77 Lake Dr,Austin,TX,78703,2010-02,2026-09,512-555-0111,mobile,2012,2026-09,',
+        'p9,John,Reyes,JR,9 Hill St,Austin,TX,78704,2026,2026,,,,,',
+        ',Ann,Lee,,9 Hill St,Austin,TX,78704,,,,,,,',
+        'p7,Zed,Moss,,1 Bay St,Austin,TX,78704,2019-13,2020,512-555-0112,,,,',
+        'p8,Al,Moss,,1 Bay St,Austin,TX,78704,2019,2020,512-555-0113,,,,maybe',
+      ].join('\n');
+      const { counts, rejects } = await runImport(db, csv, { source: 'file' });
+      expect(counts).toEqual({ read: 6, imported: 3, duplicates: 0, rejected: 3 });
+      expect(rejects.trim().split('\n').slice(1)).toEqual([
+        '5,no phone',
+        '6,"bad first_seen ""2019-13"" (YYYY, YYYY-MM or YYYY-MM-DD)"',
+        '7,"bad deceased ""maybe"" (Y/N)"',
+      ]);
+      const rows = await rowsOf(db);
+      expect(rows.map((r) => [r.street_address, r.first_seen, r.last_seen])).toEqual([
+        // SQL text order; the engine compares "2026" as the end of 2026 (seen-dates.ts).
+        ['77 LAKE DR', '2010-02', '2026-09'],
+        ['9 HILL ST', '2026', '2026'],
+        ['5 PINE RD', '2001-03', '2010'],
+      ]);
+      // A phone without dates of its own takes its row's.
+      expect(rows[2]!.phones).toEqual([
+        { number: '+15125550110', type: 'landline', first_seen: '2001-03', last_seen: '2010' },
+      ]);
+      expect(rows[0]!.phones[0]).toMatchObject({ first_seen: '2012', last_seen: '2026-09' });
+    });
+
+    it('imports property records from county headers, replacing a parcel by its newer record', async () => {
+      const roll = [
+        'PARCEL_NUMBER,SITUS_ADDR,SITUS_CITY,SITUS_STATE,SITUS_ZIP,OWNER,OWNER2,MAIL_ADDR,MAIL_CITY,MAIL_STATE,MAIL_ZIP,OWNER_OCCUPIED,SALE_DATE',
+        '0101-22,12 Oak Ave,Austin,TX,78701,OKAFOR MARY A,,800 Elm St Apt 3,Dallas,TX,75201,N,2003-05-01',
+        '0101-23,14 Oak Ave,Austin,TX,78701,SMITH JOHN & JANE H/W,,PO BOX 44,Austin,TX,78701,,',
+        '0101-24,16 Oak Ave,Austin,TX,78701,ACME HOLDINGS LLC,,,,,,Y,',
+        '0101-25,,Austin,TX,78701,NOBODY,,,,,,,',
+        '0101-26,18 Oak Ave,Austin,TX,78701,,,,,,,,',
+        '0101-27,20 Oak Ave,Austin,TX,78701,DOE JOHN,,,,,,maybe,',
+      ].join('\n');
+      const { counts, rejects } = await runPropertyImport(db, roll, { source: 'roll-2025' });
+      expect(counts).toEqual({ read: 6, imported: 3, duplicates: 0, rejected: 3 });
+      expect(rejects.trim().split('\n').slice(1)).toEqual([
+        '5,missing street_address',
+        '6,no owner name',
+        '7,"bad owner_occupied ""maybe"" (Y/N)"',
+      ]);
+      const stored = await db.query<{
+        apn: string;
+        owner_name: string;
+        mailing_key: string;
+        mailing_street_address: string;
+        owner_occupied: boolean | null;
+        name_order: string;
+      }>(
+        'SELECT apn, owner_name, mailing_key, mailing_street_address, owner_occupied, name_order FROM property_records ORDER BY apn',
+      );
+      expect(stored.rows).toEqual([
+        {
+          apn: '0101-22',
+          owner_name: 'OKAFOR MARY A',
+          mailing_key: '800|ELM ST|75201',
+          mailing_street_address: '800 ELM ST APT 3',
+          owner_occupied: false,
+          name_order: 'lastFirst',
+        },
+        {
+          apn: '0101-23',
+          owner_name: 'SMITH JOHN & JANE H/W',
+          mailing_key: '',
+          mailing_street_address: 'PO BOX 44',
+          owner_occupied: null,
+          name_order: 'lastFirst',
+        },
+        {
+          apn: '0101-24',
+          owner_name: 'ACME HOLDINGS LLC',
+          mailing_key: '',
+          mailing_street_address: '',
+          owner_occupied: true,
+          name_order: 'lastFirst',
+        },
+      ]);
+      const newer = [
+        'apn,street_address,city,state,zip_code,owner_name',
+        '0101-22,12 Oak Avenue,Austin,TX,78701,NGUYEN LAN',
+      ].join('\n');
+      expect((await runPropertyImport(db, newer)).counts).toEqual({ read: 1, imported: 1, duplicates: 0, rejected: 0 });
+      expect((await runPropertyImport(db, newer)).counts).toEqual({ read: 1, imported: 0, duplicates: 1, rejected: 0 });
+      const after = await db.query<{ owner_name: string }>(
+        `SELECT owner_name FROM property_records WHERE apn = '0101-22'`,
+      );
+      expect(after.rows).toEqual([{ owner_name: 'NGUYEN LAN' }]);
+    });
+
+    it('imports NDJSON property records and split owner columns, and refuses a file without an owner column', async () => {
+      const line = {
+        apn: '9',
+        street_address: '3 Bay St',
+        city: 'Austin',
+        state: 'TX',
+        zip_code: '78704',
+        'Owner 1 First Name': 'Lan',
+        'Owner 1 Last Name': 'Nguyen',
+      };
+      const { counts } = await runPropertyImport(db, `${JSON.stringify(line)}\n{bad\n`, { format: 'ndjson' });
+      expect(counts).toEqual({ read: 2, imported: 1, duplicates: 0, rejected: 1 });
+      await expect(
+        runPropertyImport(db, 'street_address,city,state,zip_code\n1 A St,Austin,TX,78701\n'),
+      ).rejects.toThrow(/no column for owner_name/);
+    });
+  });
+}
