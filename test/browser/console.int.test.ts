@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { demoQueryFor, generateContacts } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
 import { CONSOLE_DIST_DIR } from '@skiptrace/console';
+import { freePort } from '@skiptrace/testing';
 import { launchBrowser, signIn } from '@skiptrace/testing/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -33,15 +34,6 @@ let demo: { email: string; password: string };
 /** A webhook receiver on loopback that answers 204 and counts what it got. */
 let receiver: Server;
 let received = 0;
-
-/** A port nobody listens on now (the OAuth redirect URI needs the real one before start). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });

@@ -76,7 +76,8 @@ beforeAll(async () => {
   const { clientSecret, client } = await createAccounts(db).createClient({
     name: 'e2e',
     grantTypes: ['client_credentials'],
-    scopes: 'read write',
+    // admin: the test subscribes its receiver (webhook endpoints are administration).
+    scopes: 'read write admin',
   });
   await db.close();
 
@@ -111,7 +112,7 @@ beforeAll(async () => {
       grant_type: 'client_credentials',
       client_id: client.clientId,
       client_secret: clientSecret!,
-      scope: 'read write',
+      scope: 'read write admin',
     }),
   });
   token = ((await res.json()) as { access_token: string }).access_token;

@@ -154,7 +154,7 @@ describe('tracing in the one-process system', () => {
       ...otelEnv(otlp),
     });
     await ready(base, 'standalone');
-    const token = await clientCredentialsToken(base, await demoClient(dataDir));
+    const token = await clientCredentialsToken(base, await demoClient(dataDir), 'read write admin');
     const { traceId, spans } = await traceOneRequest(`${base}/api/v1`, token);
     expectOneTraceThroughEveryHop(spans);
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['skiptrace']));
@@ -188,7 +188,7 @@ describe('tracing with the services as separate processes', () => {
     const { client, clientSecret } = await createAccounts(db).createClient({
       name: 'tracing',
       grantTypes: ['client_credentials'],
-      scopes: 'read write',
+      scopes: 'read write admin',
     });
     await db.close();
     const issuer = `http://127.0.0.1:${PORTS.auth}`;
@@ -206,7 +206,11 @@ describe('tracing with the services as separate processes', () => {
       spawnService(`services/${name}/src/main.ts`, { ...common, PORT: String(PORTS[name]), OTEL_SERVICE_NAME: name });
     }
     await Promise.all(Object.entries(PORTS).map(([name, port]) => ready(`http://127.0.0.1:${port}`, name)));
-    const token = await clientCredentialsToken(issuer, { clientId: client.clientId, clientSecret: clientSecret! });
+    const token = await clientCredentialsToken(
+      issuer,
+      { clientId: client.clientId, clientSecret: clientSecret! },
+      'read write admin',
+    );
     const { traceId, spans } = await traceOneRequest(`http://127.0.0.1:${PORTS.gateway}/api/v1`, token);
     expectOneTraceThroughEveryHop(spans);
     const serviceOf = (name: string) => spans.find((s) => s.name === name)?.service;

@@ -3,7 +3,8 @@
  * directory, rate limits off, webhooks kept to loopback (SKIPTRACE_WEBHOOK_LOOPBACK_ONLY: a
  * registered endpoint never makes the dispatcher send a packet off this machine; the
  * loopback guard refuses and reports any that would), and a client_credentials token of
- * the demo client with both scopes.
+ * the demo client with every scope (admin too: the fuzzer reaches the client and webhook
+ * administration routes).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ export async function startFuzzSystem(env: NodeJS.ProcessEnv = {}): Promise<Fuzz
   };
   try {
     const demo = await demoClient(dataDir);
-    const token = await clientCredentialsToken(baseUrl, demo);
+    const token = await clientCredentialsToken(baseUrl, demo, 'read write admin');
     const document = buildOpenApiDocument({
       apiUrl: `${baseUrl}/api/v1`,
       authUrl: baseUrl,

@@ -1,8 +1,10 @@
 /** Types, constants and row mapping of accounts, users and clients. */
+import { SCOPES } from '@skiptrace/contracts';
+
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
-/** API scopes a client may be given; read for GET, write for POST and DELETE. */
-export const API_SCOPES = ['read', 'write'] as const;
+/** API scopes a client may be given (SCOPES of @skiptrace/contracts: read, write, admin). */
+export const API_SCOPES = SCOPES;
 
 export interface Account {
   id: string;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { batchesApi, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
+import { batchesApi, type ApiScope, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import {
@@ -41,7 +41,7 @@ import type { Format } from './sources.ts';
 export interface BatchesRouterDeps {
   db: Database;
   bus: MessageBus;
-  auth: { requireScope(scope: 'read' | 'write'): RequestHandler };
+  auth: { requireScope(scope: ApiScope): RequestHandler };
   config?: Partial<BatchesConfig>;
   logger?: Logger;
 }

@@ -9,7 +9,7 @@
  * row that has a result is not inserted again (ON CONFLICT DO NOTHING on its (batch_id,
  * row_number)), and the counters count only inserts.
  */
-import { propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
+import { ownerFactsOf, propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
@@ -38,7 +38,7 @@ type PendingRow = PropertyColumns & {
 
 /** A reusable stored result (q: synchronous, r: batch); the results as JSON text, passed through unparsed. */
 type StoredResult<P extends string> = { [K in `${P}_status`]: 'completed' | 'no_match' | null } & {
-  [K in `${P}_results` | `${P}_error`]: string | null;
+  [K in `${P}_results` | `${P}_error` | `${P}_owner_facts`]: string | null;
 } & { [K in `${P}_people_total` | `${P}_at`]: number | null };
 
 /** The newer of a row's two reusable results, if any. */
@@ -50,6 +50,7 @@ function reusable(row: PendingRow): KeyOutcome | undefined {
       error: row.r_error,
       results: row.r_results!,
       peopleTotal: row.r_people_total,
+      ownerFacts: row.r_owner_facts,
       reused: true,
     };
   }
@@ -59,6 +60,7 @@ function reusable(row: PendingRow): KeyOutcome | undefined {
     error: row.q_error,
     results: row.q_results!,
     peopleTotal: row.q_people_total,
+    ownerFacts: row.q_owner_facts,
     reused: true,
   };
 }
@@ -87,12 +89,13 @@ export function addressKey(r: PropertyColumns): string {
 export const LOAD_PENDING = `
 SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name,
        q.status AS q_status, q.results AS q_results, q.error AS q_error, q.people_total AS q_people_total,
-       extract(epoch FROM q.completed_at)::float8 AS q_at,
+       q.owner_facts AS q_owner_facts, extract(epoch FROM q.completed_at)::float8 AS q_at,
        r.status AS r_status, r.results::text AS r_results, r.error AS r_error, r.people_total AS r_people_total,
-       extract(epoch FROM r.completed_at)::float8 AS r_at
+       r.owner_facts AS r_owner_facts, extract(epoch FROM r.completed_at)::float8 AS r_at
   FROM properties p
   LEFT JOIN LATERAL (
-    SELECT q.status, q.results::text AS results, q.error, q.people_total, q.completed_at FROM properties q
+    SELECT q.status, q.results::text AS results, q.error, q.people_total, q.owner_facts::text AS owner_facts, q.completed_at
+      FROM properties q
      WHERE $5::double precision > 0 AND q.account_id = p.account_id
        AND lower(q.street_address) = lower(p.street_address) AND left(q.zip_code, 5) = left(p.zip_code, 5)
        AND q.status IN ('completed', 'no_match')
@@ -103,7 +106,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
      ORDER BY q.completed_at DESC LIMIT 1
   ) q ON true
   LEFT JOIN LATERAL (
-    SELECT r.status, r.results, r.error, r.people_total, r.completed_at FROM batch_results r
+    SELECT r.status, r.results, r.error, r.people_total, r.owner_facts::text AS owner_facts, r.completed_at FROM batch_results r
      WHERE $5::double precision > 0 AND r.account_id = p.account_id AND r.trace_key = ${traceKeySql('p')}
        AND r.status IN ('completed', 'no_match')
        AND r.completed_at > now() - make_interval(secs => $5::double precision)
@@ -120,12 +123,13 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // is not), each once; the chunk's counters grow by what was inserted, in the same statement.
 export const STORE_OUTCOMES = `
 WITH stored AS (
-  INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total)
+  INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total,
+                             owner_facts)
   SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results,
-         u.people_total
+         u.people_total, u.owner_facts::json
     FROM ROWS FROM (unnest($5::int[]), unnest($6::text[]), unnest($7::bool[]), unnest($8::text[]),
-                    json_array_elements($9::json), unnest($10::int[]))
-      AS u(row_number, status, reused, error, results, people_total)
+                    json_array_elements($9::json), unnest($10::int[]), unnest($11::text[]))
+      AS u(row_number, status, reused, error, results, people_total, owner_facts)
     JOIN properties p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
   ON CONFLICT DO NOTHING
   RETURNING status, reused
@@ -153,6 +157,8 @@ interface Outcomes {
   results: string[];
   /** TraceOutcome.matched (stored as people_total): only when `results` is not everyone who matched. */
   peopleTotals: (number | null)[];
+  /** JSON text of the outcome's OwnerFacts, or null. */
+  ownerFacts: (string | null)[];
 }
 
 interface KeyOutcome {
@@ -161,6 +167,8 @@ interface KeyOutcome {
   /** JSON text of the results. */
   results: string;
   peopleTotal: number | null;
+  /** JSON text of the outcome's OwnerFacts, or null. */
+  ownerFacts: string | null;
   reused: boolean;
 }
 
@@ -200,6 +208,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
             error: o.error ?? null,
             results: JSON.stringify(o.results),
             peopleTotal: o.matched ?? null,
+            ownerFacts: ((facts) => (facts === null ? null : JSON.stringify(facts)))(ownerFactsOf(o)),
             reused: false,
           });
         });
@@ -209,7 +218,15 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         failed = 'skip trace failed after repeated errors';
       }
     }
-    const out: Outcomes = { rowNumbers: [], statuses: [], reused: [], errors: [], results: [], peopleTotals: [] };
+    const out: Outcomes = {
+      rowNumbers: [],
+      statuses: [],
+      reused: [],
+      errors: [],
+      results: [],
+      peopleTotals: [],
+      ownerFacts: [],
+    };
     const seen = new Set<string>();
     rows.forEach((row, i) => {
       const key = rowKeys[i]!;
@@ -221,6 +238,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         out.errors.push(failed ?? 'not traced');
         out.results.push('[]');
         out.peopleTotals.push(null);
+        out.ownerFacts.push(null);
         return;
       }
       // Later rows with the key of an earlier row in this chunk reuse its trace.
@@ -231,6 +249,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       out.errors.push(o.error);
       out.results.push(o.results);
       out.peopleTotals.push(o.peopleTotal);
+      out.ownerFacts.push(o.ownerFacts);
     });
     return out;
   }
@@ -283,6 +302,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         outcomes.errors,
         `[${outcomes.results.join(',')}]`,
         outcomes.peopleTotals,
+        outcomes.ownerFacts,
       ]);
       return { next: claimed, counts: stored[0] };
     });

@@ -2,7 +2,7 @@
  * Test wiring: the batch router behind a stand-in for the gateway's bearer middleware
  * (X-Test-Account / X-Test-Scopes headers), and a deterministic fake TraceEngine.
  */
-import type { Property, TraceResult } from '@skiptrace/contracts';
+import type { ApiScope, Property, TraceResult } from '@skiptrace/contracts';
 import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { errorHandler, routeNotFound, silentLogger } from '@skiptrace/runtime';
@@ -22,7 +22,7 @@ export const testAuth = {
     };
     next();
   }) as RequestHandler,
-  requireScope(scope: 'read' | 'write'): RequestHandler {
+  requireScope(scope: ApiScope): RequestHandler {
     return (req, res, next) => {
       if (req.auth?.scopes.includes(scope)) return next();
       res.status(403).json({ error: 1101, message: `needs ${scope}` });

@@ -121,7 +121,8 @@ export const replayDelivery = (id: string) =>
 
 // #region API clients
 export const listClients = async () => (await body(api().GET('/clients'))).data;
-export const createClient = (input: { name: string; scopes: ('read' | 'write')[] }) =>
+export type ApiScope = NonNullable<Schemas['ApiClientCreate']['scopes']>[number];
+export const createClient = (input: { name: string; scopes: ApiScope[] }) =>
   body(api().POST('/clients', { body: input }));
 export const rotateClientSecret = (id: string) =>
   body(api().POST('/clients/{id}/rotate-secret', { params: { path: { id } } }));

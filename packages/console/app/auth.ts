@@ -22,7 +22,9 @@ interface Tokens {
 }
 
 const PENDING = 'skiptrace.console.pkce';
-const SCOPE = 'read write';
+// admin: the console administers the account's API clients and webhook endpoints; the auth
+// server grants it to this first-party client only (docs/oauth.md).
+const SCOPE = 'read write admin';
 const REFRESH_MARGIN_MS = 60_000;
 
 let config: ConsoleConfig;

@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { SCOPES } from './oauth.ts';
 
 /**
  * The account's API clients (`/api/v1/clients`): OAuth clients of the auth server that
  * get tokens with client_credentials. The secret is returned only on create and rotate.
  */
-export const API_CLIENT_SCOPES = ['read', 'write'] as const;
-
 export const ApiClientCreate = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
     scopes: z
-      .array(z.enum(API_CLIENT_SCOPES))
+      .array(z.enum(SCOPES))
       .min(1, 'must name at least one scope')
       .default(['read'])
-      .describe('read: GET routes; write: everything else. Default read'),
+      .describe(
+        'read: GET routes; write: traces, uploads and other changes; admin: API clients and webhook endpoints. Default read',
+      ),
   })
   .strict()
   .meta({ id: 'ApiClientCreate' });

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
-/** Scopes: `read` for GET operations, `write` for POST and DELETE. */
-export const SCOPES = ['read', 'write'] as const;
+/**
+ * API scopes: `read` for GET operations, `write` for tracing, uploads and other changes,
+ * `admin` for administering the account's API clients and webhook endpoints. `admin` is
+ * granted only to the account's own credentials: a client_credentials client created with
+ * it, or a user signed in to the web console; never to a third-party app (docs/oauth.md).
+ */
+export const SCOPES = ['read', 'write', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** client_id of the web console: a public client (PKCE) the auth server registers on start. */

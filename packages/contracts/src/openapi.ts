@@ -1,6 +1,7 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, ErrorBody, type ErrorName } from './errors.ts';
 import { BatchSummary } from './messages.ts';
+import type { Scope } from './oauth.ts';
 import { PropertyResponse, StoredProperty } from './property.ts';
 import { API_ROUTES, API_TAGS, COMMON_ERRORS, type RouteSpec } from './routes/index.ts';
 
@@ -18,6 +19,15 @@ export interface OpenApiOptions {
 }
 
 type Json = Record<string, unknown>;
+
+/** What each scope allows, for the security schemes of the reference (docs/oauth.md has the table). */
+const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  read: 'Read results, batches and webhook deliveries',
+  write: 'Trace, upload and cancel batches, delete stored properties, test webhook endpoints and resend deliveries',
+  admin:
+    "Administer the account's API clients and webhook endpoints; granted only to the account's own " +
+    'client_credentials clients created with it and to the web console, never to a third-party app',
+};
 
 const errorTable = Object.entries(ERROR_CODES)
   .map(([name, e]) => `| ${e.code} | ${e.status} | ${name} | ${e.meaning} |`)
@@ -123,7 +133,6 @@ const event = (summary: string, schema: typeof StoredProperty | typeof PropertyR
 });
 
 export function buildOpenApiDocument({ apiUrl, authUrl }: OpenApiOptions): Json {
-  const scopes = { read: 'Read results', write: 'Submit, change and delete' };
   return createDocument(
     {
       openapi: '3.1.0',
@@ -158,9 +167,9 @@ export function buildOpenApiDocument({ apiUrl, authUrl }: OpenApiOptions): Json 
                 authorizationUrl: `${authUrl}/oauth/authorize`,
                 tokenUrl: `${authUrl}/oauth/token`,
                 refreshUrl: `${authUrl}/oauth/token`,
-                scopes,
+                scopes: SCOPE_DESCRIPTIONS,
               },
-              clientCredentials: { tokenUrl: `${authUrl}/oauth/token`, scopes },
+              clientCredentials: { tokenUrl: `${authUrl}/oauth/token`, scopes: SCOPE_DESCRIPTIONS },
             },
           },
         },

@@ -52,8 +52,13 @@ export interface ContactTraceEngineOptions {
 
 const NO_ADDRESS = 'no contact on file at this address';
 const NO_OWNER = 'no owner of record was found among the people on file, and nobody on file lives at this address now';
-/** Most people of one surname flagged for an owner named by surname only ("SMITH FAMILY TRUST"). */
-const MAX_SURNAME_OWNERS = 4;
+/**
+ * Most people of one surname flagged for an owner named by surname only ("SMITH FAMILY
+ * TRUST"): the couple behind it, not their grown children at the same address.
+ */
+const MAX_SURNAME_OWNERS = 2;
+/** A generation: people of the surname born this much later than its eldest are their children. */
+const GENERATION_YEARS = 16;
 const NO_NAME = 'people live at this address but none matches the owner name given';
 
 type Ranked = RankedCandidate<{
@@ -97,7 +102,8 @@ const identityOf = (c: ContactCandidate): string => (c.personKey !== '' ? c.pers
  * The owners among a query's pool: for each sought owner, the people whose name agrees and
  * who are tied by the property or a mailing address (owner-trace.ts). One person per owner
  * with a given name (the best agreement, then both ties, then the longest at the property);
- * every agreeing person, up to MAX_SURNAME_OWNERS, for an owner named by surname only.
+ * the eldest generation of agreeing people, up to MAX_SURNAME_OWNERS, for an owner named
+ * by surname only.
  */
 function matchOwners(
   sought: Sought[],
@@ -133,12 +139,25 @@ function matchOwners(
     // Two people who agree with a named owner alike (R Stephens: Richard or Rajesh) leave
     // the owner unknown rather than guessed.
     if (s.named && ranked.length > 1 && decisive(ranked[0]!, ranked[1]!) === 0) continue;
-    for (const match of s.named ? ranked.slice(0, 1) : ranked.slice(0, MAX_SURNAME_OWNERS)) {
+    for (const match of s.named ? ranked.slice(0, 1) : eldest(ranked).slice(0, MAX_SURNAME_OWNERS)) {
       const id = identityOf(match.c);
       if (!chosen.has(id)) chosen.set(id, match);
     }
   }
   return [...chosen.values()];
+}
+
+/**
+ * The surname matches of the eldest generation, eldest first (people without a birth year
+ * are kept, after those with one): a trust is its settlors', not their children's.
+ */
+function eldest(matches: OwnerMatch[]): OwnerMatch[] {
+  const years = matches.map((m) => m.c.birthYear).filter((y): y is number => y !== null);
+  if (years.length === 0) return matches;
+  const first = Math.min(...years);
+  return matches
+    .filter((m) => m.c.birthYear === null || m.c.birthYear - first < GENERATION_YEARS)
+    .sort((a, b) => (a.c.birthYear ?? 9999) - (b.c.birthYear ?? 9999));
 }
 
 /** The blocking keys of a mailing address a person can be found at (a street address; not a PO box). */

@@ -1,4 +1,4 @@
-import type { Property, PropertyResponse, TraceResult } from '@skiptrace/contracts';
+import type { Address, OwnerOfRecord, Property, PropertyResponse, TraceResult } from '@skiptrace/contracts';
 import { recordTrace } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
 
@@ -12,18 +12,40 @@ export interface PropertyRow {
   zip_code: string;
   first_name: string | null;
   last_name: string | null;
+  /** The request's owner mailing address and parcel number (migration 102). */
+  mailing_address: Address | null;
+  apn: string | null;
   batch_id: string | null;
   status: PropertyResponse['status'];
   error: string | null;
   results: TraceResult[];
   /** How many people matched when `results` is not all of them (the response's `truncated`), else null. */
   people_total: number | null;
+  /** The outcome's owners of record and the mailing address used, when it had any. */
+  owner_facts: OwnerFacts | null;
   created_at: Date;
   completed_at: Date | null;
 }
 
+/** The per-property part of an outcome (TraceOutcome's owners_of_record and mailing_address). */
+export interface OwnerFacts {
+  owners_of_record?: OwnerOfRecord[];
+  mailing_address?: Address;
+}
+
+/** An outcome's OwnerFacts, or null when it has none (most rows without a record). */
+export function ownerFactsOf(outcome: OwnerFacts): OwnerFacts | null {
+  const facts: OwnerFacts = {};
+  if (outcome.owners_of_record !== undefined) facts.owners_of_record = outcome.owners_of_record;
+  if (outcome.mailing_address !== undefined) facts.mailing_address = outcome.mailing_address;
+  return facts.owners_of_record === undefined && facts.mailing_address === undefined ? null : facts;
+}
+
 const COLUMNS =
-  'id, account_id, street_address, city, state, zip_code, first_name, last_name, batch_id, status, error, results, people_total, created_at, completed_at';
+  'id, account_id, street_address, city, state, zip_code, first_name, last_name, mailing_address, apn, batch_id, status, error, results, people_total, owner_facts, created_at, completed_at';
+
+/** The outcome columns (written when a trace completes; a batch row's come from batch_results). */
+const OUTCOME_COLUMNS = ['status', 'error', 'results', 'people_total', 'owner_facts'];
 
 /**
  * A property as the API shows it. A batch row's outcome lives in `batch_results` (written
@@ -31,17 +53,18 @@ const COLUMNS =
  * columns come from there when it has one.
  */
 const SELECT_PROPERTIES = `SELECT p.id, p.account_id, p.street_address, p.city, p.state, p.zip_code, p.first_name,
-  p.last_name, p.batch_id, coalesce(r.status, p.status) AS status,
+  p.last_name, p.mailing_address, p.apn, p.batch_id, coalesce(r.status, p.status) AS status,
   CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
   coalesce(r.results::jsonb, p.results) AS results,
-  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total, p.created_at,
+  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total,
+  CASE WHEN r.status IS NULL THEN p.owner_facts ELSE r.owner_facts::jsonb END AS owner_facts, p.created_at,
   coalesce(r.completed_at, p.completed_at) AS completed_at
   FROM properties p
   LEFT JOIN batch_results r ON r.batch_id = p.batch_id::bigint AND r.row_number = p.row_number`;
 
 /** COLUMNS but the outcome ones, qualified by the alias `p`, for the completing UPDATE. */
 const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
-  .filter((c) => !['status', 'error', 'results', 'people_total'].includes(c))
+  .filter((c) => !OUTCOME_COLUMNS.includes(c))
   .map((c) => `p.${c}`)
   .join(', ');
 
@@ -51,12 +74,15 @@ const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOStr
 export type PropertyColumns = Pick<
   PropertyRow,
   'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name'
->;
+> &
+  Partial<Pick<PropertyRow, 'mailing_address' | 'apn'>>;
 
 export function propertyOf(row: PropertyColumns): Property {
   const p: Property = { street_address: row.street_address, city: row.city, state: row.state, zip_code: row.zip_code };
   if (row.first_name) p.first_name = row.first_name;
   if (row.last_name) p.last_name = row.last_name;
+  if (row.mailing_address) p.mailing_address = row.mailing_address;
+  if (row.apn) p.apn = row.apn;
   return p;
 }
 
@@ -70,6 +96,8 @@ export function toResponse(row: PropertyRow): PropertyResponse {
     created_at: iso(row.created_at),
   };
   if (row.people_total !== null) out.people_total = row.people_total;
+  if (row.owner_facts?.owners_of_record) out.owners_of_record = row.owner_facts.owners_of_record;
+  if (row.owner_facts?.mailing_address) out.mailing_address = row.owner_facts.mailing_address;
   if (row.error) out.error = row.error;
   if (row.completed_at) out.completed_at = iso(row.completed_at);
   return out;
@@ -86,10 +114,10 @@ export async function insertProperties(sql: Sql, items: NewProperty[]): Promise<
   // Ids come from the sequence in the order the ordered SELECT feeds the rows in, so sorting
   // the returned rows by id restores the input order.
   const { rows } = await sql.query<PropertyRow>(
-    `INSERT INTO properties (account_id, street_address, city, state, zip_code, first_name, last_name)
-     SELECT a, s, c, st, z, f, l
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-       WITH ORDINALITY AS t(a, s, c, st, z, f, l, n)
+    `INSERT INTO properties (account_id, street_address, city, state, zip_code, first_name, last_name, mailing_address, apn)
+     SELECT a, s, c, st, z, f, l, m::jsonb, apn
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+       WITH ORDINALITY AS t(a, s, c, st, z, f, l, m, apn, n)
      ORDER BY n
      RETURNING ${COLUMNS}`,
     [
@@ -100,6 +128,8 @@ export async function insertProperties(sql: Sql, items: NewProperty[]): Promise<
       column((p) => p.zip_code),
       column((p) => p.first_name),
       column((p) => p.last_name),
+      column((p) => (p.mailing_address === undefined ? undefined : JSON.stringify(p.mailing_address))),
+      column((p) => p.apn),
     ],
   );
   return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
@@ -201,7 +231,7 @@ export type StoredOutcome = {
   error?: string;
   /** TraceOutcome.matched: present only when `results` is not everyone who matched. */
   matched?: number;
-};
+} & OwnerFacts;
 
 /**
  * Stores each outcome once, in one statement: only a pending row changes, so a redelivered
@@ -214,10 +244,11 @@ export async function completeProperties(
 ): Promise<(PropertyRow | undefined)[]> {
   // The outcome columns just written are not read back: the caller has them, and the
   // results document is most of a row's bytes (jsonb to text, then JSON.parse again).
-  const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error' | 'people_total'>>(
+  const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error' | 'people_total' | 'owner_facts'>>(
     `UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error,
-       people_total = u.people_total, completed_at = now()
-     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[]) AS u(id, status, results, error, people_total)
+       people_total = u.people_total, owner_facts = u.owner_facts::jsonb, completed_at = now()
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[])
+       AS u(id, status, results, error, people_total, owner_facts)
      WHERE p.id = u.id AND p.status = 'pending'
      RETURNING ${UNCHANGED_ALIASED_COLUMNS}`,
     [
@@ -226,16 +257,24 @@ export async function completeProperties(
       items.map((i) => JSON.stringify(i.outcome.results)),
       items.map((i) => i.outcome.error ?? null),
       items.map((i) => i.outcome.matched ?? null),
+      items.map((i) => {
+        const facts = ownerFactsOf(i.outcome);
+        return facts === null ? null : JSON.stringify(facts);
+      }),
     ],
   );
   const outcomes = new Map(items.map((i) => [i.id, i.outcome]));
   const now = Date.now();
   const byId = new Map<string, PropertyRow>(
     rows.map((row) => {
-      const { status, results, error = null, matched } = outcomes.get(row.id)!;
+      const outcome = outcomes.get(row.id)!;
+      const { status, results, error = null, matched } = outcome;
       // Counted here, where a result is stored once: a redelivery changes no row.
       recordTrace(status, (now - new Date(row.created_at).getTime()) / 1000);
-      return [row.id, { ...row, status, results, error, people_total: matched ?? null }];
+      return [
+        row.id,
+        { ...row, status, results, error, people_total: matched ?? null, owner_facts: ownerFactsOf(outcome) },
+      ];
     }),
   );
   const missing = items.filter((i) => !byId.has(i.id)).map((i) => i.id);

@@ -33,7 +33,7 @@ export function createRecoverySweep(db: Database, bus: MessageBus, logger: Logge
            AND created_at < now() - make_interval(secs => $1::double precision / 1000)
            AND (republished_at IS NULL OR republished_at < now() - make_interval(secs => $1::double precision / 1000))
          ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING id, account_id, street_address, city, state, zip_code, first_name, last_name, created_at`,
+       RETURNING id, account_id, street_address, city, state, zip_code, first_name, last_name, mailing_address, apn, created_at`,
       [config.staleAfterMs, config.batchSize],
     );
     // Published together, so they leave packed (job.skiptrace packs: see MESSAGES).

@@ -11,6 +11,7 @@ export { createTestVhost } from './rabbitmq.ts';
 export type { TestVhost } from './rabbitmq.ts';
 export { postgresReady, rabbitReady, redisReady } from './probes.ts';
 export { createTcpProxy } from './tcp-proxy.ts';
+export { freePort } from './ports.ts';
 export type { TcpProxy } from './tcp-proxy.ts';
 export {
   restartPostgres,
@@ -23,5 +24,5 @@ export {
 } from './restart.ts';
 export { ensureServices } from '../scripts/ensure-services.ts';
 export type { EnsureServicesOptions } from '../scripts/ensure-services.ts';
-export { clientCredentialsToken, demoClient } from './oauth.ts';
+export { authorizeOverHttp, clientCredentialsToken, demoClient } from './oauth.ts';
 export type { ClientCredentials } from './oauth.ts';

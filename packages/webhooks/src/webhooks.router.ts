@@ -3,7 +3,7 @@ import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
-import { WEBHOOK_TEST_EVENT_TYPE, webhooksApi as api } from '@skiptrace/contracts';
+import { WEBHOOK_TEST_EVENT_TYPE, webhooksApi as api, type ApiScope } from '@skiptrace/contracts';
 import { ApiError, mountRoute, notFound } from '@skiptrace/runtime';
 import type { WebhookConfig } from './config.ts';
 import { systemClock, type Clock } from './delivery-attempt.ts';
@@ -31,7 +31,7 @@ export interface WebhooksRouterDeps {
   /** DNS resolver for the create-time SSRF check (tests inject one). */
   resolver?: Resolver;
   /** The gateway's scope check (@skiptrace/bearer's `requireScope`, which also sets WWW-Authenticate). */
-  requireScope: (scope: 'read' | 'write') => RequestHandler;
+  requireScope: (scope: ApiScope) => RequestHandler;
 }
 
 /**

@@ -1,15 +1,18 @@
 /**
  * The web console's OAuth client: public (no secret, PKCE required), authorization code +
- * refresh token, scopes "read write". Registered on every start so its redirect URIs
- * (<console>/callback, and <console>/signed-out after logout) follow the configured public
- * URL: a changed PORT or PUBLIC_URL replaces them. It belongs to a
- * service account of its own; the tokens it obtains carry the signed-in user's account.
+ * refresh token, scopes "read write admin" (the auth server grants `admin` through a
+ * sign-in to this first-party client only). Registered on every start so its redirect URIs
+ * (<console>/callback, and <console>/signed-out after logout) and scopes follow the
+ * configured public URL and this release: a changed PORT or PUBLIC_URL replaces them. It
+ * belongs to a service account of its own; the tokens it obtains carry the signed-in
+ * user's account.
  */
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import type { Database } from '@skiptrace/storage';
 import type { Accounts } from '@skiptrace/accounts';
 
 export const CONSOLE_ACCOUNT_ID = 'acc_console';
+export const CONSOLE_SCOPES = 'read write admin';
 
 export async function ensureConsoleClient(
   db: Database,
@@ -27,12 +30,14 @@ export async function ensureConsoleClient(
     const same =
       JSON.stringify(existing.redirectUris) === JSON.stringify(redirectUris) &&
       JSON.stringify(existing.metadata.post_logout_redirect_uris) ===
-        JSON.stringify(metadata.post_logout_redirect_uris);
+        JSON.stringify(metadata.post_logout_redirect_uris) &&
+      existing.scopes === CONSOLE_SCOPES;
     if (!same) {
-      await db.query('UPDATE clients SET redirect_uris = $2, metadata = $3 WHERE client_id = $1', [
+      await db.query('UPDATE clients SET redirect_uris = $2, metadata = $3, scopes = $4 WHERE client_id = $1', [
         clientId,
         redirectUris,
         JSON.stringify(metadata),
+        CONSOLE_SCOPES,
       ]);
     }
     return;
@@ -47,7 +52,7 @@ export async function ensureConsoleClient(
       accountId: CONSOLE_ACCOUNT_ID,
       grantTypes: ['authorization_code', 'refresh_token'],
       redirectUris,
-      scopes: 'read write',
+      scopes: CONSOLE_SCOPES,
       public: true,
       metadata,
     });

@@ -1,6 +1,7 @@
 /**
  * Demo tenant for the one-process mode: an account, a confidential client with all three
- * grants and scopes "read write", and a user. Created once; the generated secrets are kept
+ * grants and scopes "read write admin" (admin only through client_credentials: a consent
+ * never grants it), and a user. Created once; the generated secrets are kept
  * in <dataDir>/demo-credentials.json (mode 0600) so later starts can print them again.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -60,7 +61,7 @@ export async function ensureDemo(
       redirectUri: options.redirectUri ?? 'http://localhost:8080/callback',
       email: DEMO_EMAIL,
       password: randomSecret(12),
-      scopes: 'read write',
+      scopes: 'read write admin',
     };
     if (options.dataDir && file) {
       await mkdir(options.dataDir, { recursive: true });

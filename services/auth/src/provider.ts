@@ -5,6 +5,7 @@
  * from the clients table with scrypt-hashed secrets; no dev interactions, no DPoP.
  */
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { CONSOLE_CLIENT_ID, SCOPES as API_SCOPES } from '@skiptrace/contracts';
 import type { JWK } from 'jose';
 import type { Logger } from '@skiptrace/runtime';
 import type { Accounts } from '@skiptrace/accounts';
@@ -27,20 +28,46 @@ export interface ProviderDeps {
 }
 
 /** Every scope the server knows; anything else in a request is `invalid_scope`. */
-const SCOPES = ['openid', 'offline_access', 'read', 'write'];
+const SCOPES = ['openid', 'offline_access', ...API_SCOPES];
 const KNOWN_SCOPES = new Set(SCOPES);
+const ADMIN = 'admin';
+
+/**
+ * `admin` administers the account's API clients and webhook endpoints, so it goes only to
+ * the account's own credentials: a client_credentials client created with it (its tokens
+ * act for the client's own account), and the first-party web console for its signed-in
+ * user. A third-party app acts through a user's consent (authorization_code, refresh_token)
+ * and never gets it, whatever its registered `scope` says (docs/oauth.md).
+ */
+function mayHoldAdmin(ctx: KoaContextWithOIDC, clientId: string | undefined): boolean {
+  if (clientId === CONSOLE_CLIENT_ID) return true;
+  return ctx.oidc.route === 'token' && ctx.oidc.params?.grant_type === 'client_credentials';
+}
 
 /**
  * oidc-provider passes scopes it does not know through and the resource server then drops
- * them silently (`read write admin` → `read write`). RFC 6749 §3.3/§5.2 and docs/oauth.md
- * say invalid_scope. Called from the resource-indicator hooks, which every authorization,
- * PAR and token request runs after its parameters are parsed and its client is known.
+ * them silently (`read write email` → `read write`). RFC 6749 §3.3/§5.2 and docs/oauth.md
+ * say invalid_scope; so does asking for `admin` where it cannot be granted. Called from the
+ * resource-indicator hooks, which every authorization, PAR and token request runs after its
+ * parameters are parsed and its client is known.
  */
-function rejectUnknownScopes(ctx: KoaContextWithOIDC): void {
+function rejectUngrantableScopes(ctx: KoaContextWithOIDC, clientId: string | undefined): void {
   const requested = ctx.oidc.params?.scope;
   if (typeof requested !== 'string') return;
-  const unknown = requested.split(' ').filter((scope) => scope && !KNOWN_SCOPES.has(scope));
+  const scopes = requested.split(' ');
+  const unknown = scopes.filter((scope) => scope && !KNOWN_SCOPES.has(scope));
   if (unknown.length) throw new errors.InvalidScope(`unknown scope requested: ${unknown.join(' ')}`, unknown.join(' '));
+  if (scopes.includes(ADMIN) && !mayHoldAdmin(ctx, clientId))
+    throw new errors.InvalidScope(
+      'the admin scope is granted only to client_credentials clients created with it and to the web console, never through a consent',
+      ADMIN,
+    );
+}
+
+/** The API scopes a client may be granted in this request: its registered ones, `admin` only where it may hold it. */
+function grantableScope(ctx: KoaContextWithOIDC, client: { clientId: string; scope?: string }): string {
+  const registered = (client.scope ?? 'read').split(' ').filter(Boolean);
+  return registered.filter((scope) => scope !== ADMIN || mayHoldAdmin(ctx, client.clientId)).join(' ');
 }
 
 /** 429 in oidc-provider's own error shape, so its endpoints answer it as JSON. */
@@ -76,8 +103,8 @@ export function createProvider(deps: ProviderDeps): Provider {
           throw new errors.InvalidClientMetadata('account_id must be a non-empty string');
       },
     },
-    // read and write are also listed here so a client's `scope` metadata restricts them
-    // (invalid_scope when a client asks for more than it was given).
+    // read, write and admin are also listed here so a client's `scope` metadata restricts
+    // them (invalid_scope when a client asks for more than it was given).
     scopes: SCOPES,
     claims: { openid: ['sub'], email: ['email'] },
     responseTypes: ['code'],
@@ -135,16 +162,16 @@ export function createProvider(deps: ProviderDeps): Provider {
         : { enabled: false },
       resourceIndicators: {
         enabled: true,
-        defaultResource(ctx) {
-          rejectUnknownScopes(ctx);
+        defaultResource(ctx, client) {
+          rejectUngrantableScopes(ctx, client?.clientId);
           return config.apiAudience;
         },
         useGrantedResource: () => true,
         getResourceServerInfo(ctx, indicator, client) {
-          rejectUnknownScopes(ctx);
+          rejectUngrantableScopes(ctx, client.clientId);
           if (indicator !== config.apiAudience) throw new errors.InvalidTarget();
           return {
-            scope: client.scope ?? 'read',
+            scope: grantableScope(ctx, client),
             audience: config.apiAudience,
             accessTokenTTL: config.accessTokenTtl,
             accessTokenFormat: 'jwt',

@@ -24,7 +24,7 @@ describe('the web console client', () => {
       secretHash: null,
       grantTypes: ['authorization_code', 'refresh_token'],
       redirectUris: ['http://localhost:8080/console/callback'],
-      scopes: 'read write',
+      scopes: 'read write admin',
     });
     expect(clientMetadata(record)).toMatchObject({
       token_endpoint_auth_method: 'none',
@@ -42,6 +42,12 @@ describe('the web console client', () => {
       CONSOLE_CLIENT_ID,
     ]);
     expect(Number(rows[0]!.n)).toBe(1);
+  });
+
+  it('gains the admin scope on the next start when registered before it existed', async () => {
+    await db.query("UPDATE clients SET scopes = 'read write' WHERE client_id = $1", [CONSOLE_CLIENT_ID]);
+    await ensureConsoleClient(db, accounts, { consoleUrl: 'https://skiptrace.example.com/console' });
+    expect((await accounts.findClient(CONSOLE_CLIENT_ID))!.scopes).toBe('read write admin');
   });
 
   it('refuses to adopt a confidential client that holds the id', async () => {

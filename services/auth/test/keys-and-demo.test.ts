@@ -92,7 +92,7 @@ describe('demo tenant', () => {
     const auth = await startAuth(db, createMemoryKeyValue(), { dataDir });
     try {
       const first = await auth.service.ensureDemo({ redirectUri: `${auth.url}/callback` });
-      expect(first).toMatchObject({ created: true, clientId: 'demo-client', scopes: 'read write' });
+      expect(first).toMatchObject({ created: true, clientId: 'demo-client', scopes: 'read write admin' });
       const again = await auth.service.ensureDemo({ redirectUri: `${auth.url}/callback` });
       expect(again).toEqual({ ...first, created: false });
       const file = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8')) as Record<

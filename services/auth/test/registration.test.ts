@@ -102,7 +102,7 @@ describe('dynamic client registration', () => {
     const unknown = await register({ ...m2mClient, account_id: 'acc_missing' }, ADMIN_TOKEN);
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: 'invalid_client_metadata' });
-    const scope = await register({ ...m2mClient, scope: 'admin' }, ADMIN_TOKEN);
+    const scope = await register({ ...m2mClient, scope: 'superuser' }, ADMIN_TOKEN);
     expect(scope.status).toBe(400);
     expect(await scope.json()).toMatchObject({ error: 'invalid_client_metadata' });
   });

@@ -125,7 +125,29 @@ describe('token endpoint errors', () => {
     expect(res).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
   });
 
-  it.each(['read admin', 'admin', 'read email'])(
+  it('admin through client_credentials: only for a client created with it', async () => {
+    const { client, clientSecret } = await auth.service.accounts.createClient({
+      name: 'Ops',
+      grantTypes: ['client_credentials'],
+      scopes: 'read admin',
+    });
+    const granted = await token({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: clientSecret!,
+      scope: 'read admin',
+    });
+    expect(granted).toMatchObject({ status: 200, body: { scope: 'read admin' } });
+    const refused = await token({
+      grant_type: 'client_credentials',
+      client_id: m2m.id,
+      client_secret: m2m.secret,
+      scope: 'admin',
+    });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+  });
+
+  it.each(['read superuser', 'superuser', 'read email'])(
     'invalid_scope (400): an unknown scope (%s) is refused, not dropped',
     async (scope) => {
       const res = await token({
@@ -247,13 +269,32 @@ describe('authorization endpoint errors', () => {
       response_type: 'code',
       client_id: web.id,
       redirect_uri: redirect_uri(),
-      scope: 'read write admin',
+      scope: 'read write superuser',
       state: 's5',
     });
     const location = new URL(res.headers.get('location')!);
     expect(location.origin + location.pathname).toBe(redirect_uri());
     expect(location.searchParams.get('error')).toBe('invalid_scope');
     expect(location.searchParams.get('state')).toBe('s5');
+  });
+
+  it('admin from a third-party app, even one registered with it: invalid_scope, before any sign-in', async () => {
+    const { client } = await auth.service.accounts.createClient({
+      name: 'Third party',
+      grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+      redirectUris: [redirect_uri()],
+      scopes: 'read write admin',
+    });
+    const res = await authorize({
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: redirect_uri(),
+      scope: 'read admin',
+      state: 's6',
+    });
+    const location = new URL(res.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('invalid_scope');
+    expect(location.searchParams.get('error_description')).toMatch(/admin scope is granted only to client_credentials/);
   });
 
   it('a stale interaction link shows a clean "expired" page', async () => {

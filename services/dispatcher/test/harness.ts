@@ -44,7 +44,7 @@ export function testApp(router: express.Router): express.Express {
         accountId: account,
         clientId: 'c',
         subject: 's',
-        scopes: (req.get('x-test-scopes') ?? 'read write').split(' '),
+        scopes: (req.get('x-test-scopes') ?? 'read write admin').split(' '),
       };
     next();
   });

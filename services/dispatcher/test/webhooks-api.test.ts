@@ -103,10 +103,26 @@ describe('webhooks API', () => {
     expect((await create({ url: 'https://hooks.example.com/h' }, A, strict)).status).toBe(201);
   });
 
-  it('needs write to change and read to look', async () => {
-    const denied = await create({ url: 'http://127.0.0.1:9/x' }, { ...A, 'x-test-scopes': 'read' } as typeof A);
+  it('needs admin to administer endpoints, write to test and resend, read to look (#22 defect 2)', async () => {
+    const writer = { ...A, 'x-test-scopes': 'read write' } as typeof A;
+    const denied = await create({ url: 'http://127.0.0.1:9/x' }, writer);
     expect(denied.status).toBe(403);
     expect(denied.body.error).toBe(ERROR_CODES.insufficient_scope.code);
+    const { body } = await create({ url: 'http://127.0.0.1:9/x' });
+    const path = `/api/v1/webhooks/endpoints/${body.id}`;
+    for (const call of [
+      request(h.app).patch(path).send({ url: 'http://127.0.0.1:9/y' }),
+      request(h.app).post(`${path}/rotate-secret`),
+      request(h.app).delete(path),
+    ]) {
+      const res = await call.set(writer);
+      expect({ status: res.status, error: res.body.error }).toEqual({
+        status: 403,
+        error: ERROR_CODES.insufficient_scope.code,
+      });
+    }
+    expect((await request(h.app).post(`${path}/test`).set(writer)).status).toBe(202);
+    expect((await request(h.app).get(path).set(writer)).body.url).toBe('http://127.0.0.1:9/x');
     const list = await request(h.app)
       .get('/api/v1/webhooks/endpoints')
       .set({ ...A, 'x-test-scopes': 'write' });

@@ -1,5 +1,6 @@
 // The gateway's configuration and dependencies, apart from gateway.service.ts so that the
 // routers it mounts can name them without importing the service that mounts them.
+import type { ApiScope } from '@skiptrace/contracts';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Health, Logger } from '@skiptrace/runtime';
@@ -22,7 +23,7 @@ export interface GatewayConfig {
 export interface GatewayAuth {
   /** Verifies the bearer token and sets req.auth; answers 401 otherwise. */
   authenticate: RequestHandler;
-  requireScope(scope: 'read' | 'write'): RequestHandler;
+  requireScope(scope: ApiScope): RequestHandler;
 }
 
 export interface GatewayDeps {

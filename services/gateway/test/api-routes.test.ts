@@ -61,8 +61,8 @@ function registeredRoutes(stack: Layer[], prefix = ''): string[] {
 }
 
 const ALICE_W = 'Bearer alice:read,write';
-const ALICE_R = 'Bearer alice:read';
-const BOB_W = 'Bearer bob:read,write';
+const ALICE_A = 'Bearer alice:read,write,admin';
+const BOB_A = 'Bearer bob:read,write,admin';
 
 let db: Database;
 let accounts: Accounts;
@@ -114,7 +114,7 @@ describe('/api/v1/clients', () => {
   it('creates a client_credentials client and shows its secret once', async () => {
     const created = await request(app)
       .post('/api/v1/clients')
-      .set('Authorization', ALICE_W)
+      .set('Authorization', ALICE_A)
       .send({ name: 'nightly import', scopes: ['read', 'write'] })
       .expect(201);
     expect(created.body).toMatchObject({
@@ -128,19 +128,19 @@ describe('/api/v1/clients', () => {
     expect(stored?.accountId).toBe('alice');
     expect(await verifySecret(created.body.client_secret, stored!.secretHash!)).toBe(true);
 
-    const list = await request(app).get('/api/v1/clients').set('Authorization', ALICE_R).expect(200);
+    const list = await request(app).get('/api/v1/clients').set('Authorization', ALICE_A).expect(200);
     const shown = list.body.data.find((c: { client_id: string }) => c.client_id === created.body.client_id);
     expect(shown).toMatchObject({ name: 'nightly import' });
     expect(shown).not.toHaveProperty('client_secret');
   });
 
   it('defaults to the read scope and names every bad field', async () => {
-    const created = await request(app).post('/api/v1/clients').set('Authorization', ALICE_W).send({ name: 'r' });
+    const created = await request(app).post('/api/v1/clients').set('Authorization', ALICE_A).send({ name: 'r' });
     expect(created.body.scopes).toEqual(['read']);
     const bad = await request(app)
       .post('/api/v1/clients')
-      .set('Authorization', ALICE_W)
-      .send({ name: '', scopes: ['admin'], extra: 1 })
+      .set('Authorization', ALICE_A)
+      .send({ name: '', scopes: ['superuser'], extra: 1 })
       .expect(400);
     expect(bad.body.error).toBe(1000);
     expect(bad.body.message).toContain('name:');
@@ -151,12 +151,12 @@ describe('/api/v1/clients', () => {
   it('rotates the secret: the new one verifies, the old one no longer does', async () => {
     const { body: first } = await request(app)
       .post('/api/v1/clients')
-      .set('Authorization', ALICE_W)
+      .set('Authorization', ALICE_A)
       .send({ name: 'rotating' })
       .expect(201);
     const { body: rotated } = await request(app)
       .post(`/api/v1/clients/${first.client_id}/rotate-secret`)
-      .set('Authorization', ALICE_W)
+      .set('Authorization', ALICE_A)
       .expect(200);
     expect(rotated.client_id).toBe(first.client_id);
     expect(rotated.client_secret).not.toBe(first.client_secret);
@@ -175,32 +175,53 @@ describe('/api/v1/clients', () => {
     });
     const res = await request(app)
       .post(`/api/v1/clients/${client.clientId}/rotate-secret`)
-      .set('Authorization', ALICE_W)
+      .set('Authorization', ALICE_A)
       .expect(409);
     expect(res.body.error).toBe(1202);
   });
 
   it("keeps accounts apart: another account's client is 404 to list, rotate and revoke", async () => {
-    const { body } = await request(app).post('/api/v1/clients').set('Authorization', ALICE_W).send({ name: 'mine' });
-    const bobList = await request(app).get('/api/v1/clients').set('Authorization', BOB_W).expect(200);
+    const { body } = await request(app).post('/api/v1/clients').set('Authorization', ALICE_A).send({ name: 'mine' });
+    const bobList = await request(app).get('/api/v1/clients').set('Authorization', BOB_A).expect(200);
     expect(bobList.body.data).toEqual([]);
-    await request(app).post(`/api/v1/clients/${body.client_id}/rotate-secret`).set('Authorization', BOB_W).expect(404);
-    await request(app).delete(`/api/v1/clients/${body.client_id}`).set('Authorization', BOB_W).expect(404);
+    await request(app).post(`/api/v1/clients/${body.client_id}/rotate-secret`).set('Authorization', BOB_A).expect(404);
+    await request(app).delete(`/api/v1/clients/${body.client_id}`).set('Authorization', BOB_A).expect(404);
     expect(await accounts.findClient(body.client_id)).toBeDefined();
   });
 
   it('revokes: the client is gone and a second revoke is 404', async () => {
-    const { body } = await request(app).post('/api/v1/clients').set('Authorization', ALICE_W).send({ name: 'old' });
-    await request(app).delete(`/api/v1/clients/${body.client_id}`).set('Authorization', ALICE_W).expect(204);
+    const { body } = await request(app).post('/api/v1/clients').set('Authorization', ALICE_A).send({ name: 'old' });
+    await request(app).delete(`/api/v1/clients/${body.client_id}`).set('Authorization', ALICE_A).expect(204);
     expect(await accounts.findClient(body.client_id)).toBeUndefined();
-    await request(app).delete(`/api/v1/clients/${body.client_id}`).set('Authorization', ALICE_W).expect(404);
+    await request(app).delete(`/api/v1/clients/${body.client_id}`).set('Authorization', ALICE_A).expect(404);
   });
 
-  it('needs write to change and read to list', async () => {
-    const denied = await request(app).post('/api/v1/clients').set('Authorization', ALICE_R).send({ name: 'x' });
-    expect(denied.status).toBe(403);
-    await request(app).get('/api/v1/clients').set('Authorization', 'Bearer alice:write').expect(403);
+  it('needs admin for every call: a write token gets 403 insufficient_scope and changes nothing (#22 defect 2)', async () => {
+    const { body } = await request(app).post('/api/v1/clients').set('Authorization', ALICE_A).send({ name: 'kept' });
+    const calls = [
+      request(app).get('/api/v1/clients'),
+      request(app)
+        .post('/api/v1/clients')
+        .send({ name: 'x', scopes: ['admin'] }),
+      request(app).post(`/api/v1/clients/${body.client_id}/rotate-secret`),
+      request(app).delete(`/api/v1/clients/${body.client_id}`),
+    ];
+    for (const call of calls) {
+      const denied = await call.set('Authorization', ALICE_W);
+      expect({ status: denied.status, error: denied.body.error }).toEqual({ status: 403, error: 1101 });
+    }
+    const hash = (await accounts.findClient(body.client_id))?.secretHash;
+    expect(hash && (await verifySecret(body.client_secret, hash))).toBe(true);
     await request(app).get('/api/v1/clients').expect(401);
+  });
+
+  it('lets an admin create a client that holds admin itself', async () => {
+    const { body } = await request(app)
+      .post('/api/v1/clients')
+      .set('Authorization', ALICE_A)
+      .send({ name: 'ops', scopes: ['read', 'admin'] })
+      .expect(201);
+    expect(body.scopes).toEqual(['read', 'admin']);
   });
 });
 
@@ -224,7 +245,7 @@ function expectDocumented(route: RouteSpec, res: Response) {
 
 describe('answers match the documented shapes', () => {
   const api = (method: 'get' | 'post' | 'patch' | 'delete', path: string) =>
-    request(app)[method](`/api/v1${path}`).set('Authorization', ALICE_W);
+    request(app)[method](`/api/v1${path}`).set('Authorization', ALICE_A);
 
   it('skip trace, list, poll and erase', async () => {
     const property = { street_address: '1 Main St', city: 'Austin', state: 'TX', zip_code: '78701' };

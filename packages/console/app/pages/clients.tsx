@@ -1,14 +1,21 @@
 /** API clients of the account: create (the secret shown once), rotate the secret, revoke. */
 import { useEffect, useState, type FormEvent } from 'react';
-import { createClient, listClients, revokeClient, rotateClientSecret, type ApiClient } from '../api.ts';
+import {
+  createClient,
+  listClients,
+  revokeClient,
+  rotateClientSecret,
+  type ApiClient,
+  type ApiScope as Scope,
+} from '../api.ts';
 import { Badge, Card, ConfirmButton, Empty, ErrorNotice, PageHeader, useAction } from '../components/ui.tsx';
 import { when } from '../format.ts';
 import { getConfig } from '../auth.ts';
 
-type Scope = 'read' | 'write';
 const SCOPES: { scope: Scope; help: string }[] = [
   { scope: 'read', help: 'GET: results, batches, webhooks' },
-  { scope: 'write', help: 'trace, upload, erase, manage' },
+  { scope: 'write', help: 'trace, upload, erase, cancel, resend deliveries' },
+  { scope: 'admin', help: 'manage API clients and webhook endpoints' },
 ];
 
 interface Shown {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorName } from '../errors.ts';
+import type { Scope } from '../oauth.ts';
 
 /**
  * One HTTP route of the API, declared once: the router validates its input with these
@@ -7,7 +8,7 @@ import type { ErrorName } from '../errors.ts';
  * them (openapi.ts), so the documented shape is the enforced one.
  */
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
-export type ApiScope = 'read' | 'write';
+export type ApiScope = Scope;
 
 export interface ResponseSpec {
   description: string;

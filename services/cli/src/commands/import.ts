@@ -7,8 +7,8 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import type { ImportCounts } from '@skiptrace/contacts';
-import { ImportFormatError, importContacts } from '@skiptrace/contacts';
+import type { ImportContactsOptions, ImportCounts } from '@skiptrace/contacts';
+import { ImportFormatError, importContacts, importProperties } from '@skiptrace/contacts';
 import { ApiError } from '@skiptrace/runtime';
 import { createDatabase } from '@skiptrace/storage';
 import type { Database } from '@skiptrace/storage';
@@ -94,58 +94,98 @@ function formatOf(file: string, flag: string | undefined): 'csv' | 'ndjson' {
   throw new UsageError('--format must be csv or ndjson');
 }
 
-export const importCommand: Command = {
-  name: 'import',
-  summary: 'Import a contact file (CSV or NDJSON) into the contact store',
-  args: 'FILE',
-  options: {
-    format: { type: 'string', value: 'csv|ndjson', description: 'default: from FILE (.ndjson/.jsonl), else CSV' },
-    map: { type: 'string', value: 'FIELD=Header,…', description: 'e.g. street_address=Address,zip_code=Zip' },
-    rejects: { type: 'string', value: 'FILE', description: 'write rejected rows with their line number and reason' },
-    source: { type: 'string', value: 'LABEL', description: 'source label stored with the contacts (default FILE)' },
-    charset: {
-      type: 'string',
-      value: 'NAME',
-      description: 'text encoding, e.g. iso-8859-1 (default: byte-order mark, UTF-16 guess, else UTF-8)',
+/** What an importer takes: the contact import's options, which the property import shares. */
+type Importer = (
+  db: Database,
+  input: NodeJS.ReadableStream & AsyncIterable<Buffer>,
+  options: ImportContactsOptions,
+) => Promise<ImportCounts>;
+
+/**
+ * A file import command: one shape for contacts and property records — same options
+ * (--format, --map, --rejects, --source, --charset), progress, exit codes and errors.
+ */
+function fileImportCommand(
+  name: string,
+  summary: string,
+  what: string,
+  importer: Importer,
+  notes: string[] = [],
+): Command {
+  return {
+    name,
+    summary,
+    args: 'FILE',
+    options: {
+      format: { type: 'string', value: 'csv|ndjson', description: 'default: from FILE (.ndjson/.jsonl), else CSV' },
+      map: { type: 'string', value: 'FIELD=Header,…', description: 'e.g. street_address=Address,zip_code=Zip' },
+      rejects: { type: 'string', value: 'FILE', description: 'write rejected rows with their line number and reason' },
+      source: { type: 'string', value: 'LABEL', description: `source label stored with the ${what} (default FILE)` },
+      charset: {
+        type: 'string',
+        value: 'NAME',
+        description: 'text encoding, e.g. iso-8859-1 (default: byte-order mark, UTF-16 guess, else UTF-8)',
+      },
     },
-  },
-  notes: ['Uses DATABASE_URL, else PGlite under SKIPTRACE_DATA_DIR (stop ./run start first: PGlite is one process).'],
-  async run({ values, positionals }) {
-    const [file] = positionals;
-    if (file === undefined) throw new UsageError('FILE is required');
-    const format = formatOf(file, optionalString(values, 'format'));
-    const mapText = optionalString(values, 'map');
-    const map = mapText ? parseMap(mapText) : undefined;
-    const rejectsFile = optionalString(values, 'rejects');
-    const { size } = await fileSize(file);
-    const input = createReadStream(file, { highWaterMark: 256 * 1024 });
-    // Opened up front so a bad path fails before anything is imported.
-    const rejects = rejectsFile !== undefined ? (await open(rejectsFile, 'w')).createWriteStream() : undefined;
-    const rejectsDone = rejects ? finished(rejects) : undefined;
-    rejectsDone?.catch(() => undefined); // awaited in finally; a write error surfaces there
-    const db = await openDatabase();
-    const progress = progressReporter(size, () => input.bytesRead);
-    try {
-      const counts = await importContacts(db, input, {
-        format,
-        map,
-        rejects,
-        source: optionalString(values, 'source') ?? file,
-        charset: optionalString(values, 'charset'),
-        onProgress: (c) => progress.update(c),
-      });
-      process.stdout.write(`${progress.done(counts)}\n`);
-      if (counts.rejected > 0 && rejects) process.stderr.write(`rejected rows: ${rejectsFile}\n`);
-      return 0;
-    } catch (error) {
-      // A file that cannot be decoded (ApiError from the shared decoder) is the user's to fix.
-      if (error instanceof ImportFormatError || error instanceof ApiError) throw new UsageError(error.message);
-      throw error;
-    } finally {
-      input.destroy();
-      rejects?.end();
-      await rejectsDone;
-      await db.close();
-    }
-  },
-};
+    notes: [
+      ...notes,
+      'Uses DATABASE_URL, else PGlite under SKIPTRACE_DATA_DIR (stop ./run start first: PGlite is one process).',
+    ],
+    async run({ values, positionals }) {
+      const [file] = positionals;
+      if (file === undefined) throw new UsageError('FILE is required');
+      const format = formatOf(file, optionalString(values, 'format'));
+      const mapText = optionalString(values, 'map');
+      const map = mapText ? parseMap(mapText) : undefined;
+      const rejectsFile = optionalString(values, 'rejects');
+      const { size } = await fileSize(file);
+      const input = createReadStream(file, { highWaterMark: 256 * 1024 });
+      // Opened up front so a bad path fails before anything is imported.
+      const rejects = rejectsFile !== undefined ? (await open(rejectsFile, 'w')).createWriteStream() : undefined;
+      const rejectsDone = rejects ? finished(rejects) : undefined;
+      rejectsDone?.catch(() => undefined); // awaited in finally; a write error surfaces there
+      const db = await openDatabase();
+      const progress = progressReporter(size, () => input.bytesRead);
+      try {
+        const counts = await importer(db, input, {
+          format,
+          map,
+          rejects,
+          source: optionalString(values, 'source') ?? file,
+          charset: optionalString(values, 'charset'),
+          onProgress: (c) => progress.update(c),
+        });
+        process.stdout.write(`${progress.done(counts)}\n`);
+        if (counts.rejected > 0 && rejects) process.stderr.write(`rejected rows: ${rejectsFile}\n`);
+        return 0;
+      } catch (error) {
+        // A file that cannot be decoded (ApiError from the shared decoder) is the user's to fix.
+        if (error instanceof ImportFormatError || error instanceof ApiError) throw new UsageError(error.message);
+        throw error;
+      } finally {
+        input.destroy();
+        rejects?.end();
+        await rejectsDone;
+        await db.close();
+      }
+    },
+  };
+}
+
+export const importCommand = fileImportCommand(
+  'import',
+  'Import a contact file (CSV or NDJSON; people with person_id and address history) into the contact store',
+  'contacts',
+  importContacts,
+  [
+    'Rows with the same person_id (within one --source) are one person at several addresses; a newer file of the same --source updates them.',
+  ],
+);
+
+export const importPropertiesCommand = fileImportCommand(
+  'import-properties',
+  'Import property records (a county roll or a list export, CSV or NDJSON): owners of record and mailing addresses',
+  'records',
+  importProperties,
+  ['A newer record of the same parcel (same situs address and unit) replaces the older one.'],
+);

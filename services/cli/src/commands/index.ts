@@ -4,7 +4,7 @@ import { batchCommands } from './batch.ts';
 import { clientsCreate } from './clients.ts';
 import { demoDataCommand } from './demo-data.ts';
 import { importSuppressionCommand } from './import-suppression.ts';
-import { importCommand } from './import.ts';
+import { importCommand, importPropertiesCommand } from './import.ts';
 import { usersCreate } from './users.ts';
 
 /** Every command the CLI knows; each lives in its own file in this folder. */
@@ -13,6 +13,7 @@ export const commands: Command[] = [
   usersCreate,
   clientsCreate,
   importCommand,
+  importPropertiesCommand,
   importSuppressionCommand,
   demoDataCommand,
   ...batchCommands,
