@@ -233,6 +233,9 @@ async function* ndjsonProperties(
   }
 }
 
+/** SQLSTATE of a unique constraint violation. */
+const UNIQUE_VIOLATION = '23505';
+
 /** Staging and stored columns, in COPY order. */
 const RECORD_COLUMNS = [
   'record_key',
@@ -382,6 +385,7 @@ export async function importProperties(
     ON CONFLICT (record_key) DO UPDATE SET (${updated.join(', ')}, imported_at) = (${updated.map((c) => `EXCLUDED.${c}`).join(', ')}, now())
     WHERE (${updated.map((c) => `property_records.${c}`).join(', ')}) IS DISTINCT FROM (${updated.map((c) => `EXCLUDED.${c}`).join(', ')})`;
   let order: NameOrder | undefined;
+  let conflicts = false;
   let pending: { head: string; tail: string; names: string[] }[] = [];
   const write = async (): Promise<void> => {
     if (pending.length === 0) return;
@@ -391,6 +395,20 @@ export async function importProperties(
     const orderCopy = `\t${order}\t`;
     const lines = pending.map((p) => p.head + orderCopy + p.tail);
     pending = [];
+    // Straight into property_records until a batch meets a parcel already stored (or
+    // repeated in the file): COPY fails as a whole on the unique record_key, and from then
+    // on every batch is staged and upserted (a newer record replaces the stored one).
+    if (!conflicts) {
+      try {
+        const written = await db.copyText('property_records', [...RECORD_COLUMNS], lines);
+        counts.imported += written;
+        onProgress?.({ ...counts });
+        return;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        conflicts = true;
+      }
+    }
     const staged = await db.copyText(table, [...RECORD_COLUMNS], lines);
     const { rowCount } = await db.query(upsert);
     await db.query(`TRUNCATE ${table}`);
