@@ -231,6 +231,33 @@ const FEMALE_FROM = DEMO_FIRST_NAMES.indexOf('Mary');
 const MALE_NAMES = [...DEMO_FIRST_NAMES.slice(0, FEMALE_FROM), 'José', 'Noël'];
 const FEMALE_NAMES = DEMO_FIRST_NAMES.slice(FEMALE_FROM).filter((n) => n !== 'José' && n !== 'Noël');
 
+/**
+ * Surnames as a population has them: a few common ones shared by many (the demo list, most
+ * common first, Zipf-weighted: 35% of people), and a long tail (65%). Drawn uniformly from
+ * the demo list alone, every surname would be as common as SMITH, and a roll's surname-only
+ * owner ("SMITH FAMILY TRUST") would meet namesakes at every address about ten times as often
+ * as it does in a real county.
+ */
+const COMMON_SURNAME_SHARE = 0.35;
+const COMMON_SURNAME_CUMULATIVE = DEMO_LAST_NAMES.reduce<number[]>((out, _, i) => {
+  out.push((out[i - 1] ?? 0) + 1 / (i + 8));
+  return out;
+}, []);
+const COMMON_SURNAME_WEIGHT = COMMON_SURNAME_CUMULATIVE.at(-1)!;
+/** The long tail: English place-name surnames (Blackwood, Caldwell, Whitworth …), ours. */
+const TAIL_SURNAMES: readonly string[] = (() => {
+  const heads =
+    'Ash,Black,Brad,Brook,Cald,Chad,Clay,Cran,Dal,Dun,Ed,Ell,Fair,Fen,Gar,Glen,Hal,Hart,Hay,Holt,Kel,Kings,Lang,Lind,Mar,Mid,Mil,Nor,Pem,Rad,Rath,Ros,Rut,Shel,Stan,Stock,Thorn,Wal,Whit,Win'.split(
+      ',',
+    );
+  const tails =
+    'ley,ton,wood,field,ford,well,worth,by,more,ridge,ham,land,wick,stead,bury,combe,den,croft,dale,hurst,man,low,brook,shaw,ing,wright'.split(
+      ',',
+    );
+  const common = new Set(DEMO_LAST_NAMES.map((n) => n.toUpperCase()));
+  return heads.flatMap((h) => tails.map((t) => `${h}${t}`)).filter((n) => !common.has(n.toUpperCase()));
+})();
+
 /** Names people go by in some data sources (ours, small: the people data's own noise). */
 const GOES_BY: Readonly<Record<string, string>> = {
   Robert: 'Bob',
@@ -546,8 +573,14 @@ class WorldBuilder {
     return b;
   }
 
+  /** A surname: a common one (Zipf over the demo list, most common first) or one of the long tail. */
   private surname(): string {
-    return this.pick(DEMO_LAST_NAMES);
+    if (this.chance(COMMON_SURNAME_SHARE)) {
+      const r = this.random() * COMMON_SURNAME_WEIGHT;
+      const at = COMMON_SURNAME_CUMULATIVE.findIndex((c) => r < c);
+      return DEMO_LAST_NAMES[at < 0 ? DEMO_LAST_NAMES.length - 1 : at]!;
+    }
+    return this.pick(TAIL_SURNAMES);
   }
 
   /** A mobile for a new adult (`from`: when they enter the world). */
@@ -1455,7 +1488,7 @@ class WorldBuilder {
     }
     const stints = [...byDwelling.entries()].sort((a, b) => b[1].to - a[1].to);
     const latestEvent = Math.max(
-      stints[0]?.[1].from ?? 0,
+      ...p.stints.map((s) => s.from), // the latest move (a return to an old home merges into its first stint)
       ...p.phones.filter((ph) => ph.from <= end).map((ph) => ph.from),
     );
     const lastSeen = p.death === null ? Math.min(NOW, Math.max(refresh, latestEvent)) : p.death;
