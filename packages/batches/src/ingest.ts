@@ -44,7 +44,7 @@ export interface IngestInput {
   map: ColumnMap;
   /** Declared charset of the body (Content-Type), if any. */
   charset?: string;
-  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes' | 'uploadHeartbeatMs'>;
+  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes' | 'maxColumns' | 'uploadHeartbeatMs'>;
   /** Where a failed lease renewal is logged. */
   logger?: Logger;
   /**
@@ -144,7 +144,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
   const columnsJson = (columns: readonly string[]) => JSON.stringify(columns.map(storableText));
   let storedWidth = 0;
   try {
-    const source = sourceFor(format, body, config.maxRowBytes, charset);
+    const source = sourceFor(format, body, config, charset);
     let accepted: unknown[][] = [];
     let rejected: unknown[][] = [];
     let acceptedCount = 0;

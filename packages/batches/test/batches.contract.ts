@@ -291,6 +291,68 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       expect(kept.rows).toEqual([]);
     });
 
+    it('refuses 5 MB of NDJSON whose every line brings new keys past the column limit, fast, keeping nothing (#22 defect 3)', async () => {
+      const wide = buildApp(system.db, system.bus, { maxRows: 1_000_000 });
+      const address = '"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701"';
+      const lines: string[] = [];
+      for (let i = 0, size = 0; size < 5_000_000; i++) {
+        const line = `{${address},"k${i}a":"${'v'.repeat(20)}","k${i}b":${i}}`;
+        lines.push(line);
+        size += line.length + 1;
+      }
+      const started = performance.now();
+      const res = await request(wide)
+        .post(V1)
+        .set('Content-Type', 'application/x-ndjson')
+        .set('X-Test-Account', 'acct-wide')
+        .send(`${lines.join('\n')}\n`);
+      const seconds = (performance.now() - started) / 1000;
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { error: 1000, message: expect.stringContaining('at most 200 columns') as unknown },
+      });
+      expect(seconds).toBeLessThan(10);
+      const kept = await system.db.query(`SELECT id FROM batches WHERE account_id = 'acct-wide'`);
+      expect(kept.rows).toEqual([]);
+    });
+
+    it('runs at most BATCH_EXPORTS_PER_ACCOUNT exports of an account at once: 429 with Retry-After past it (#22 defect 3)', async () => {
+      // The first export is held inside its first page query until the test lets it go.
+      let release!: () => void;
+      let held: Promise<void> | undefined;
+      let waiting = 0;
+      const gated = new Proxy(system.db, {
+        get(target, key) {
+          if (key !== 'query') return Reflect.get(target, key) as unknown;
+          return async (sql: string, params?: unknown[]) => {
+            if (held && sql.includes('row_number BETWEEN')) {
+              waiting++;
+              await held;
+            }
+            return target.query(sql, params);
+          };
+        },
+      });
+      const limited = buildApp(gated, system.bus, { exportsPerAccount: 1 });
+      const { body } = await upload(sampleCsv(3), 'text/csv', 'acct-export').expect(202);
+      const results = () => request(limited).get(`${V1}/${body.id}/results`).set('X-Test-Account', 'acct-export');
+      held = new Promise((resolve) => (release = resolve));
+      const first = results().then((r) => r);
+      await waitUntil(() => (waiting > 0 ? true : undefined), { timeoutMs: 10_000, message: 'first export running' });
+      const refused = await results();
+      expect({ status: refused.status, retryAfter: refused.headers['retry-after'], error: refused.body.error }).toEqual(
+        {
+          status: 429,
+          retryAfter: '5',
+          error: 1300,
+        },
+      );
+      release();
+      held = undefined;
+      expect((await first).status).toBe(200);
+      expect((await results()).status).toBe(200);
+    });
+
     it.each([2_600, 12_000])(
       'refuses a row nested %i levels deep with 400 naming the limit, keeping nothing (#22 defect 4)',
       async (levels) => {

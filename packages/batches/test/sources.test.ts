@@ -5,8 +5,8 @@ import { csvLine, csvHeader, exportColumns } from '../src/export.ts';
 import { validateRow } from '../src/ingest.ts';
 import { sourceFor, type Format, type SourceItem } from '../src/sources.ts';
 
-async function read(format: Format, chunks: string[], maxRowBytes = 1000) {
-  const source = sourceFor(format, Readable.from(chunks.map((c) => Buffer.from(c))), maxRowBytes);
+async function read(format: Format, chunks: string[], maxRowBytes = 1000, maxColumns = 200) {
+  const source = sourceFor(format, Readable.from(chunks.map((c) => Buffer.from(c))), { maxRowBytes, maxColumns });
   const items: SourceItem[] = [];
   for await (const item of source.items) items.push(item);
   return { columns: source.columns, items };
@@ -53,6 +53,26 @@ describe('NDJSON source', () => {
       { invalid: 'row must be a JSON object', text: '[1]' },
       { cells: [undefined, 'y'] },
     ]);
+  });
+});
+
+describe('the column limit (#22 defect 3)', () => {
+  const refused = {
+    kind: 'validation_failed',
+    message: expect.stringContaining('at most 3 columns') as unknown,
+  };
+  it('refuses the first key past the limit, in NDJSON and JSON, however the keys are spread', async () => {
+    const lines = ['{"a":1,"b":2}', '{"c":3,"a":4}', '{"a":5}', '{"d":6}'];
+    await expect(read('ndjson', [lines.slice(0, 3).join('\n')], 1000, 3)).resolves.toMatchObject({
+      columns: ['a', 'b', 'c'],
+    });
+    await expect(read('ndjson', [lines.join('\n')], 1000, 3)).rejects.toMatchObject(refused);
+    await expect(read('json', [`[${lines.join(',')}]`], 1000, 3)).rejects.toMatchObject(refused);
+    await expect(read('json', ['[{"a":1,"b":2,"c":3,"d":4}]'], 1000, 3)).rejects.toMatchObject(refused);
+  });
+  it('refuses a CSV header with more fields than the limit', async () => {
+    await expect(read('csv', ['a,b,c\n1,2,3\n'], 1000, 3)).resolves.toMatchObject({ columns: ['a', 'b', 'c'] });
+    await expect(read('csv', ['a,b,c,d\n1,2,3,4\n'], 1000, 3)).rejects.toMatchObject(refused);
   });
 });
 
