@@ -65,7 +65,10 @@ function reusable(row: PendingRow): KeyOutcome | undefined {
   };
 }
 
-/** What makes two rows "the same lookup" inside a chunk: address and owner name, case-insensitively. */
+/**
+ * What makes two rows "the same lookup" inside a chunk: address and owner name,
+ * case-insensitively, and the owner's mailing address and parcel number (traceKeySql).
+ */
 export function addressKey(r: PropertyColumns): string {
   return [
     r.street_address.toLowerCase(),
@@ -74,6 +77,8 @@ export function addressKey(r: PropertyColumns): string {
     r.state.toUpperCase(),
     (r.first_name ?? '').toLowerCase(),
     (r.last_name ?? '').toLowerCase(),
+    r.mailing_address ? JSON.stringify(r.mailing_address) : '',
+    r.apn ?? '',
   ].join('\u001f');
 }
 
@@ -87,7 +92,7 @@ export function addressKey(r: PropertyColumns): string {
 // chunk done (its own, a cancel's, a failure's), so a chunk not done has no result yet, and a
 // done one has nothing left to trace (two deliveries at once: ON CONFLICT DO NOTHING on store).
 export const LOAD_PENDING = `
-SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name,
+SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name, p.mailing_address, p.apn,
        q.status AS q_status, q.results AS q_results, q.error AS q_error, q.people_total AS q_people_total,
        q.owner_facts AS q_owner_facts, extract(epoch FROM q.completed_at)::float8 AS q_at,
        r.status AS r_status, r.results::text AS r_results, r.error AS r_error, r.people_total AS r_people_total,
@@ -103,6 +108,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
        AND lower(q.city) = lower(p.city) AND upper(q.state) = upper(p.state)
        AND lower(coalesce(q.first_name, '')) = lower(coalesce(p.first_name, ''))
        AND lower(coalesce(q.last_name, '')) = lower(coalesce(p.last_name, ''))
+       AND q.mailing_address IS NOT DISTINCT FROM p.mailing_address AND q.apn IS NOT DISTINCT FROM p.apn
      ORDER BY q.completed_at DESC LIMIT 1
   ) q ON true
   LEFT JOIN LATERAL (

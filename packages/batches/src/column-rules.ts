@@ -3,9 +3,31 @@
  * case- and punctuation-insensitively. Pure (no Node or server imports): the web console
  * bundles this file to pre-fill its column mapping with exactly the server's rules.
  */
-/** The Property fields an input column can feed. */
-export const FIELDS = ['street_address', 'city', 'state', 'zip_code', 'first_name', 'last_name'] as const;
+/**
+ * The Property fields an input column can feed; the four `mailing_*` columns feed the
+ * request's `mailing_address` (the owner's, as absentee-owner lists carry it).
+ */
+export const FIELDS = [
+  'street_address',
+  'city',
+  'state',
+  'zip_code',
+  'first_name',
+  'last_name',
+  'mailing_street_address',
+  'mailing_city',
+  'mailing_state',
+  'mailing_zip_code',
+  'apn',
+] as const;
 export type Field = (typeof FIELDS)[number];
+/** The fields of the owner's mailing address, nested as the request's `mailing_address` (less the prefix). */
+export const MAILING_FIELDS = [
+  'mailing_street_address',
+  'mailing_city',
+  'mailing_state',
+  'mailing_zip_code',
+] as const satisfies readonly Field[];
 
 /** Lower case, runs of anything but letters and digits become one `_`: "Property Address" → "property_address". */
 export const normalizeName = (name: string): string =>
@@ -28,7 +50,6 @@ const ALIASES: Record<Field, string[]> = {
     'property_street',
     'site_address',
     'situs_address',
-    'mailing_address',
     'addr',
   ],
   city: ['city', 'property_city', 'site_city', 'situs_city', 'town'],
@@ -53,6 +74,20 @@ const ALIASES: Record<Field, string[]> = {
     'surname',
     'family_name',
   ],
+  mailing_street_address: [
+    'mailing_street_address',
+    'mailing_address',
+    'mail_address',
+    'mail_addr',
+    'mailing_street',
+    'mailing_address_1',
+    'owner_mailing_address',
+    'owner_address',
+  ],
+  mailing_city: ['mailing_city', 'mail_city', 'owner_mailing_city', 'owner_city'],
+  mailing_state: ['mailing_state', 'mail_state', 'owner_mailing_state', 'owner_state'],
+  mailing_zip_code: ['mailing_zip_code', 'mailing_zip', 'mail_zip', 'mail_zip_code', 'owner_mailing_zip', 'owner_zip'],
+  apn: ['apn', 'parcel_number', 'parcel_id', 'parcel', 'apn_number', 'assessor_parcel_number', 'pin', 'folio'],
 };
 
 /** Explicit overrides: Property field → input column name. */

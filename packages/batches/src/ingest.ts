@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { Property } from '@skiptrace/contracts';
 import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem, type Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
-import { FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
+import { FIELDS, MAILING_FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
 import { SLICE_MS, type BatchesConfig } from './config.ts';
 import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format } from './sources.ts';
@@ -24,6 +24,8 @@ export const PROPERTY_COLUMNS = [
   'zip_code',
   'first_name',
   'last_name',
+  'mailing_address',
+  'apn',
   'batch_id',
   'row_number',
   'input',
@@ -86,7 +88,23 @@ export function validateRow(
       problems.push(`${field}: missing`);
     }
   }
-  const parsed = Property.safeParse(candidate);
+  // The mailing columns feed one nested address: used when its street is given (then the
+  // other three are required), ignored without one (a ZIP alone ties nobody).
+  const mailing: Record<string, string> = {};
+  for (const field of MAILING_FIELDS) {
+    if (candidate[field] !== undefined) mailing[field.slice('mailing_'.length)] = candidate[field];
+    delete candidate[field];
+  }
+  const request: Record<string, unknown> = candidate;
+  if (mailing.street_address !== undefined) {
+    for (const field of MAILING_FIELDS) {
+      if (mailing[field.slice('mailing_'.length)] === undefined && !problems.some((p) => p.startsWith(`${field}:`))) {
+        problems.push(`${field}: missing`);
+      }
+    }
+    request.mailing_address = mailing;
+  }
+  const parsed = Property.safeParse(request);
   if (parsed.success && problems.length === 0) {
     const property = parsed.data;
     if (property.first_name === '') delete property.first_name;
@@ -95,11 +113,14 @@ export function validateRow(
   }
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const field = issue.path.join('.');
+      const field = issue.path.join('.').replace(/^mailing_address\./, 'mailing_');
       if (!problems.some((p) => p.startsWith(`${field}:`))) problems.push(`${field}: ${issue.message}`);
     }
   }
-  const order = (p: string) => FIELDS.indexOf(p.slice(0, p.indexOf(':')) as Field);
+  const order = (p: string) => {
+    const at = FIELDS.indexOf(p.slice(0, p.indexOf(':')) as Field);
+    return at === -1 ? FIELDS.length : at;
+  };
   problems.sort((a, b) => order(a) - order(b));
   return { reason: problems.join('; ') };
 }
@@ -181,6 +202,8 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
             p.zip_code,
             p.first_name ?? null,
             p.last_name ?? null,
+            p.mailing_address === undefined ? null : JSON.stringify(p.mailing_address),
+            p.apn ?? null,
             batchId,
             row,
             item.cells,

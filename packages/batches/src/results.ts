@@ -14,11 +14,14 @@ import type { Database, Sql } from '@skiptrace/storage';
 
 /**
  * The reuse key of a properties row (alias `p`): address and owner name, case-insensitive,
- * as a uuid (md5). Stored in batch_results.trace_key and looked up with the same expression.
+ * and the owner's mailing address and parcel number when given (concat_ws skips NULLs, so a
+ * row without them keeps the key it had before they existed), as a uuid (md5). Stored in
+ * batch_results.trace_key and looked up with the same expression.
  */
 export const traceKeySql = (p: string) =>
   `md5(concat_ws(chr(31), lower(${p}.street_address), left(${p}.zip_code, 5), lower(${p}.city), upper(${p}.state),
-     lower(coalesce(${p}.first_name, '')), lower(coalesce(${p}.last_name, ''))))::uuid`;
+     lower(coalesce(${p}.first_name, '')), lower(coalesce(${p}.last_name, '')),
+     'm' || ${p}.mailing_address::text, 'a' || ${p}.apn))::uuid`;
 
 /**
  * Locks the batch row; its status, or undefined when the batch is gone. Chunks storing

@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { ApiError, decodeText, storableText } from '@skiptrace/runtime';
+import { ApiError, decodeText, JSON_MAX_DEPTH, jsonTooDeep, storableText, tooDeep } from '@skiptrace/runtime';
 
 export type SourceItem = { cells: unknown[] } | { invalid: string; text: string };
 
@@ -18,6 +18,8 @@ export interface RecordSource {
 export type Format = 'csv' | 'ndjson' | 'json';
 
 const tooLong = (max: number) => new ApiError('payload_too_large', `a row is longer than ${max} bytes`);
+/** A row nested past JSON_MAX_DEPTH fails the upload before it is parsed (nothing is stored). */
+const nestedTooDeep = () => new ApiError('validation_failed', `${tooDeep('a row')}; nothing was stored`);
 
 /** Lays the keys of a flat object out in the shared columns list. */
 function objectCells(value: unknown, columns: string[], index: Map<string, number>, text: string): SourceItem {
@@ -102,6 +104,7 @@ export function ndjsonSource(stream: Readable, maxRowBytes: number, charset?: st
   function item(line: string): SourceItem | undefined {
     const text = line.trim();
     if (text === '') return undefined;
+    if (jsonTooDeep(text)) throw nestedTooDeep();
     try {
       return objectCells(JSON.parse(text), columns, index, text);
     } catch {
@@ -160,8 +163,9 @@ export function jsonArraySource(stream: Readable, maxRowBytes: number, charset?:
               if (depth === 0) endAt = i + 1;
             }
           } else if (c === '"') inString = true;
-          else if (c === '{' || c === '[') depth++;
-          else if (depth > 0 && (c === '}' || c === ']')) {
+          else if (c === '{' || c === '[') {
+            if (++depth > JSON_MAX_DEPTH) throw nestedTooDeep();
+          } else if (depth > 0 && (c === '}' || c === ']')) {
             if (--depth === 0) endAt = i + 1;
           } else if (depth === 0 && (c === ',' || c === ']' || isSpace(c))) {
             endAt = i;

@@ -339,6 +339,28 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       expect(kept.rows).toEqual([]);
     });
 
+    it.each([2_600, 12_000])(
+      'refuses a row nested %i levels deep with 400 naming the limit, keeping nothing (#22 defect 4)',
+      async (levels) => {
+        const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+        const row = `{"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701","notes":${deep}}`;
+        const good = '{"street_address":"2 Oak St","city":"Austin","state":"TX","zip_code":"78701"}';
+        for (const [body, type] of [
+          [`${good}\n${row}\n`, 'application/x-ndjson'],
+          [`[${good},${row}]`, 'application/json'],
+        ] as const) {
+          const res = await upload(body, type, 'acct-deep');
+          expect({ type, status: res.status, body: res.body }).toEqual({
+            type,
+            status: 400,
+            body: { error: 1000, message: 'a row nests objects and arrays deeper than 64 levels; nothing was stored' },
+          });
+        }
+        const kept = await system.db.query(`SELECT id FROM batches WHERE account_id = 'acct-deep'`);
+        expect(kept.rows).toEqual([]);
+      },
+    );
+
     it('exports caller-supplied cells a spreadsheet would run as formulas neutralised (OWASP CSV injection)', async () => {
       const csv =
         'street_address,city,state,zip_code,first_name,last_name,=cmd\n' +

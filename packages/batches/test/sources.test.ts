@@ -89,9 +89,47 @@ describe('column mapping and row validation', () => {
       zip_code: 3,
       first_name: 5,
       last_name: -1,
+      mailing_street_address: -1,
+      mailing_city: -1,
+      mailing_state: -1,
+      mailing_zip_code: 4,
+      apn: -1,
     });
     expect(resolveColumns(columns, parseColumnMap('zip_code:Mail Zip')).zip_code).toBe(4);
     expect(() => parseColumnMap('owner:X')).toThrow(/field:column/);
+  });
+  it("reads the owner's mailing address and the parcel number (absentee-owner lists)", () => {
+    const columns = [
+      'Address',
+      'City',
+      'State',
+      'Zip',
+      'Mailing Address',
+      'Mailing City',
+      'Mailing State',
+      'Mailing Zip',
+      'APN',
+    ];
+    const resolution = resolveColumns(columns, {});
+    expect(
+      validateRow(['1 Main', 'Austin', 'TX', '78701', '40 Ridge Rd', 'Austin', 'TX', '78705', '01-22'], resolution),
+    ).toEqual({
+      property: {
+        street_address: '1 Main',
+        city: 'Austin',
+        state: 'TX',
+        zip_code: '78701',
+        mailing_address: { street_address: '40 Ridge Rd', city: 'Austin', state: 'TX', zip_code: '78705' },
+        apn: '01-22',
+      },
+    });
+    // Blank mailing columns are no mailing address; a partial one names what is missing.
+    expect(validateRow(['1 Main', 'Austin', 'TX', '78701', '', '', '', '', ''], resolution)).toEqual({
+      property: { street_address: '1 Main', city: 'Austin', state: 'TX', zip_code: '78701' },
+    });
+    expect(validateRow(['1 Main', 'Austin', 'TX', '78701', '40 Ridge Rd', '', 'TX', '7870', ''], resolution)).toEqual({
+      reason: 'mailing_city: missing; mailing_zip_code: must be a ZIP5 or ZIP+4 code',
+    });
   });
   it('names every bad field in the reason', () => {
     const resolution = resolveColumns(['street_address', 'city', 'state', 'zip_code'], {});

@@ -134,6 +134,8 @@ describe('uploads are judged by their lease, never by their age (#22 item 9)', (
       '78701',
       'Ann',
       'Lee',
+      null,
+      null,
       id,
       i + 1,
       [`${i + 1} Main St`, 'Austin', 'TX', '78701', 'Ann', 'Lee'],

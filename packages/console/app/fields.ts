@@ -1,31 +1,19 @@
 /**
- * The request's fields with the labels every form and mapping uses (tests rely on them): the
- * seed's six, then the owner's optional mailing address and the parcel number.
+ * The Property fields (the seed's six, the owner's mailing address, the parcel number) with
+ * the labels every form and mapping uses (tests rely on them), and the trace form's request.
  */
-import { FIELDS, type Field } from '@skiptrace/batches/column-rules';
+import { FIELDS, MAILING_FIELDS, type Field } from '@skiptrace/batches/column-rules';
 import type { Property } from './api.ts';
 
-export { FIELDS, type Field };
+export { FIELDS, MAILING_FIELDS, type Field };
 
-/** The seed's six Property fields: the property and the owner's name. */
-export const PROPERTY_FIELDS = [
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
-] as const satisfies readonly Field[];
-/** The owner's mailing address, as four form fields (the request nests them in `mailing_address`). */
-export const MAILING_FIELDS = ['mailing_street_address', 'mailing_city', 'mailing_state', 'mailing_zip_code'] as const;
-export type MailingField = (typeof MAILING_FIELDS)[number];
-/** Every field of the trace form. */
-export type FormField = (typeof PROPERTY_FIELDS)[number] | MailingField | 'apn';
-export const FORM_FIELDS: readonly FormField[] = [...PROPERTY_FIELDS, ...MAILING_FIELDS, 'apn'];
+const mailing: readonly Field[] = MAILING_FIELDS;
+/** The seed's six: the property and the owner's name. */
+export const PROPERTY_FIELDS = FIELDS.filter((f) => f !== 'apn' && !mailing.includes(f));
 
-// No label contains another one ("City" / "Mailing city" differ in their first word; the
-// browser test finds fields by exact label).
-export const FIELD_LABELS: Record<Field | FormField, string> = {
+// No label is the start of another one's words ("City" / "Mailing city"): the browser test
+// finds fields by exact label.
+export const FIELD_LABELS: Record<Field, string> = {
   street_address: 'Street address',
   city: 'City',
   state: 'State',
@@ -42,7 +30,7 @@ export const FIELD_LABELS: Record<Field | FormField, string> = {
 export const REQUIRED_FIELDS: readonly Field[] = ['street_address', 'city', 'state', 'zip_code'];
 
 /** Longest value a field takes (LIMITS of @skiptrace/contracts). */
-export const maxLength = (field: FormField): number =>
+export const maxLength = (field: Field): number =>
   field === 'apn' ? 64 : field.endsWith('street_address') ? 200 : 100;
 
 /**
@@ -50,8 +38,8 @@ export const maxLength = (field: FormField): number =>
  * mailing fields nested as `mailing_address` when any of them is filled (the API names a
  * missing part).
  */
-export function propertyFromForm(form: Record<FormField, string>): Property {
-  const value = (field: FormField) => form[field].trim();
+export function propertyFromForm(form: Record<Field, string>): Property {
+  const value = (field: Field) => form[field].trim();
   const property: Property = {
     street_address: value('street_address'),
     city: value('city'),

@@ -8,7 +8,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { PropertyResponse } from '../app/api.ts';
 import { TraceResultView } from '../app/components/trace-result.tsx';
-import { FORM_FIELDS, propertyFromForm, type FormField } from '../app/fields.ts';
+import { FIELDS, propertyFromForm, type Field } from '../app/fields.ts';
 import { seenSpan } from '../app/format.ts';
 import { noOwnerAmong, rolesOf } from '../app/owners.ts';
 
@@ -193,8 +193,8 @@ describe('owner roles', () => {
 });
 
 describe('trace form', () => {
-  const form = (values: Partial<Record<FormField, string>>) =>
-    ({ ...Object.fromEntries(FORM_FIELDS.map((f) => [f, ''])), ...values }) as Record<FormField, string>;
+  const form = (values: Partial<Record<Field, string>>) =>
+    ({ ...Object.fromEntries(FIELDS.map((f) => [f, ''])), ...values }) as Record<Field, string>;
 
   it('sends the six fields, the mailing address nested and the APN, trimmed, leaving out what is empty', () => {
     expect(propertyFromForm(form({ ...home, first_name: ' ' }))).toEqual(home);

@@ -114,10 +114,7 @@ export async function* csvContacts(
   }
 }
 
-function text(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? '' : String(value);
-}
+const text = cellText;
 
 /**
  * NDJSON: one object per line; keys resolve like CSV headers (layout cached per key set).
@@ -130,39 +127,24 @@ export async function* ndjsonContacts(
   chunks: AsyncIterable<string>,
   map: Record<string, string> | undefined,
 ): AsyncGenerator<RawRecord[]> {
-  const layouts = new Map<string, ColumnLayout>();
+  const layoutOf = layoutCache((keys) => resolveColumns(keys, map));
   const extract = (object: Record<string, unknown>): RawContact => {
     const keys = Object.keys(object);
-    const signature = keys.join('\n');
-    let layout = layouts.get(signature);
-    if (layout === undefined) {
-      // A key set per line is bounded by the line; the cache by a count (hostile files
-      // bringing new keys on every line must not grow it without end).
-      if (layouts.size >= MAX_LAYOUTS) layouts.clear();
-      layout = resolveColumns(keys, map);
-      layouts.set(signature, layout);
-    }
     return extractContact(
       keys.map((key) => text(object[key])),
-      layout,
+      layoutOf(keys),
     );
   };
   for await (const lines of textLines(chunks)) {
     const out: RawRecord[] = [];
     for (const { line, text: json } of lines) {
-      if (json.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(json);
-      } catch {
-        out.push({ line, error: 'invalid JSON' });
+      const parsed = jsonObjectOf(json);
+      if (parsed === undefined) continue;
+      if ('error' in parsed) {
+        out.push({ line, error: parsed.error });
         continue;
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        out.push({ line, error: 'not a JSON object' });
-        continue;
-      }
-      const object = value as Record<string, unknown>;
+      const { object } = parsed;
       const contact = extract(object);
       addArrays(contact, object);
       if (!Array.isArray(object.addresses)) {
@@ -199,8 +181,46 @@ export async function* ndjsonContacts(
   }
 }
 
+/** One NDJSON line's object, or why it is not one; undefined for a blank line. */
+export function jsonObjectOf(line: string): { object: Record<string, unknown> } | { error: string } | undefined {
+  if (line.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { error: 'invalid JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'not a JSON object' };
+  return { object: value as Record<string, unknown> };
+}
+
+/** A JSON value as cell text: strings and numbers as written, null and nested values empty. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? '' : String(value);
+}
+
 /** Most NDJSON key sets remembered at once. */
 const MAX_LAYOUTS = 1_000;
+
+/**
+ * A layout resolver remembering one layout per key set. A key set per line is bounded by
+ * the line; the cache by a count (a hostile file bringing new keys on every line must not
+ * grow it without end).
+ */
+export function layoutCache<L>(resolve: (keys: string[]) => L): (keys: string[]) => L {
+  const layouts = new Map<string, L>();
+  return (keys) => {
+    const signature = keys.join('\n');
+    let layout = layouts.get(signature);
+    if (layout === undefined) {
+      if (layouts.size >= MAX_LAYOUTS) layouts.clear();
+      layout = resolve(keys);
+      layouts.set(signature, layout);
+    }
+    return layout;
+  };
+}
 
 /** Whether last_seen `a` (as written) is later than `b`; '' and unreadable dates are the earliest. */
 function seenAfter(a: string, b: string): boolean {

@@ -10,16 +10,16 @@
  * A newer record of the same parcel (same situs dwelling) replaces the older one.
  */
 import { randomBytes } from 'node:crypto';
-import type { Writable } from 'node:stream';
 import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
 import { candidateKeys, standardizeAddress } from '@skiptrace/matching';
 import { analyzeAfterLoad, encodeCopyValue, type Database } from '@skiptrace/storage';
 import { csvCell } from '@skiptrace/runtime';
 import { foldHeader, ImportFormatError } from './columns.ts';
+import { cellText, jsonObjectOf, layoutCache } from './contact-readers.ts';
 import { csvRecords } from './csv-records.ts';
 import { normalizeSeen } from './seen-dates.ts';
 import { textChunks, textLines, type ImportSource } from './text-chunks.ts';
-import type { ContactFormat, ImportCounts } from './import-contacts.ts';
+import type { ImportContactsOptions, ImportCounts } from './import-contacts.ts';
 import { writeOut } from './import-contacts.ts';
 
 export const PROPERTY_FIELDS = [
@@ -191,47 +191,35 @@ async function* csvProperties(
   }
 }
 
-/** Most NDJSON key sets remembered at once (a hostile file may bring new keys on every line). */
-const MAX_LAYOUTS = 1_000;
-
 async function* ndjsonProperties(
   chunks: AsyncIterable<string>,
   map: Record<string, string> | undefined,
 ): AsyncGenerator<PropertyRecord[]> {
-  const layouts = new Map<string, PropertyLayout>();
+  const layoutOf = layoutCache((keys) => resolvePropertyColumns(keys, map));
   for await (const lines of textLines(chunks)) {
     const out: PropertyRecord[] = [];
     for (const { line, text } of lines) {
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        out.push({ line, error: 'invalid JSON' });
+      const parsed = jsonObjectOf(text);
+      if (parsed === undefined) continue;
+      if ('error' in parsed) {
+        out.push({ line, error: parsed.error });
         continue;
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        out.push({ line, error: 'not a JSON object' });
-        continue;
-      }
-      const object = value as Record<string, unknown>;
-      const keys = Object.keys(object);
-      const signature = keys.join('\n');
-      let layout = layouts.get(signature);
-      if (layout === undefined) {
-        if (layouts.size >= MAX_LAYOUTS) layouts.clear();
-        layout = resolvePropertyColumns(keys, map);
-        layouts.set(signature, layout);
-      }
-      const fields = keys.map((key) => {
-        const v = object[key];
-        return v === null || v === undefined || typeof v === 'object' ? '' : String(v);
+      const keys = Object.keys(parsed.object);
+      out.push({
+        line,
+        property: pick(
+          keys.map((key) => cellText(parsed.object[key])),
+          layoutOf(keys),
+        ),
       });
-      out.push({ line, property: pick(fields, layout) });
     }
     if (out.length > 0) yield out;
   }
 }
+
+/** SQLSTATE of a unique constraint violation. */
+const UNIQUE_VIOLATION = '23505';
 
 /** Staging and stored columns, in COPY order. */
 const RECORD_COLUMNS = [
@@ -343,17 +331,8 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
   return { head, tail };
 }
 
-export interface ImportPropertiesOptions {
-  format: ContactFormat;
-  map?: Record<string, string>;
-  /** Label stored in property_records.source (e.g. the file name); default ''. */
-  source?: string;
-  onProgress?: (counts: ImportCounts) => void;
-  rejects?: Writable;
-  /** Records per COPY batch; default 10,000. */
-  batchSize?: number;
-  charset?: string;
-}
+/** The contact import's options (the source label goes to property_records.source). */
+export type ImportPropertiesOptions = ImportContactsOptions;
 
 /**
  * Imports property records. `imported` counts new parcels and parcels whose record was
@@ -382,6 +361,7 @@ export async function importProperties(
     ON CONFLICT (record_key) DO UPDATE SET (${updated.join(', ')}, imported_at) = (${updated.map((c) => `EXCLUDED.${c}`).join(', ')}, now())
     WHERE (${updated.map((c) => `property_records.${c}`).join(', ')}) IS DISTINCT FROM (${updated.map((c) => `EXCLUDED.${c}`).join(', ')})`;
   let order: NameOrder | undefined;
+  let conflicts = false;
   let pending: { head: string; tail: string; names: string[] }[] = [];
   const write = async (): Promise<void> => {
     if (pending.length === 0) return;
@@ -391,6 +371,20 @@ export async function importProperties(
     const orderCopy = `\t${order}\t`;
     const lines = pending.map((p) => p.head + orderCopy + p.tail);
     pending = [];
+    // Straight into property_records until a batch meets a parcel already stored (or
+    // repeated in the file): COPY fails as a whole on the unique record_key, and from then
+    // on every batch is staged and upserted (a newer record replaces the stored one).
+    if (!conflicts) {
+      try {
+        const written = await db.copyText('property_records', [...RECORD_COLUMNS], lines);
+        counts.imported += written;
+        onProgress?.({ ...counts });
+        return;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        conflicts = true;
+      }
+    }
     const staged = await db.copyText(table, [...RECORD_COLUMNS], lines);
     const { rowCount } = await db.query(upsert);
     await db.query(`TRUNCATE ${table}`);

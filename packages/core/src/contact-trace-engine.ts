@@ -315,11 +315,14 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       const extra: Pick<TraceOutcome, 'owners_of_record' | 'mailing_address'> = {};
       if (rec !== undefined) extra.owners_of_record = owners[i]!.map(ownerJson);
       if (mailing[i] !== undefined) extra.mailing_address = mailing[i];
+      // The property's dwellings on file: the rows at its key and those the ranking placed
+      // there (a misspelt street). A person lives there when their address seen last is one
+      // of them; a row without a person_id there is its person's only address.
+      const dwellings = new Set(pools[i]!.filter((e) => e.property).map((e) => e.c.unitKey));
       const livesHere = (c: ContactCandidate, view: PersonView): boolean => {
         if (view.deceased) return false;
-        if (c.personKey === '') return true;
-        if (view.currentAddressKey !== c.addressKey || c.addressKey !== keys[i]!.addressKey) return false;
-        return q.address.unitKey === `${q.address.key}|` || view.currentUnitKey === q.address.unitKey;
+        if (c.personKey === '') return dwellings.has(c.unitKey);
+        return dwellings.has(view.currentUnitKey);
       };
       const results: TraceResult[] = [];
       const listed = new Set<string>();

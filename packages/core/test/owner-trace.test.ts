@@ -173,13 +173,31 @@ describe('owner trace (PGlite)', () => {
     expect(outcome.mailing_address).toMatchObject({ street_address: 'PO BOX 12' });
   });
 
+  it('tells where a person without a person_id lives: at the property a resident, at the mailing address not', async () => {
+    await importContacts(
+      db,
+      'street_address,city,state,zip_code,first_name,last_name,phone_1\n5 Bay St,Austin,TX,78702,Ivan,Petrov,512-555-0120\n60 Oak Ave,Austin,TX,78701,Sam,Lowe,512-555-0121\n',
+      { format: 'csv', source: 'flat' },
+    );
+    await importProperties(
+      db,
+      'street_address,city,state,zip_code,owner_name,mailing_street_address,mailing_city,mailing_state,mailing_zip_code\n60 Oak Ave,Austin,TX,78701,PETROV IVAN,5 Bay St,Austin,TX,78702\n',
+      { format: 'csv', source: 'roll-2' },
+    );
+    const outcome = await trace('60 Oak Ave');
+    expect(outcome.results.map((r) => [r.first_name, r.owner, r.resident])).toEqual([
+      ['Ivan', true, false],
+      ['Sam', false, true],
+    ]);
+  });
+
   it("uses the caller's owner name and mailing address when no record is loaded", async () => {
     const outcome = await trace('99 Elm St', {
       first_name: 'Grace',
       last_name: 'Whitfield',
       mailing_address: { street_address: '40 Ridge Road', ...TX, zip_code: '78705' },
     });
-    expect(outcome.results.map((r) => [r.first_name, r.owner])).toEqual([['Grace', true]]);
+    expect(outcome.results.map((r) => [r.first_name, r.owner, r.resident])).toEqual([['Grace', true, false]]);
     expect(outcome.owners_of_record).toBeUndefined();
     // Without the mailing address nothing ties her to the property.
     expect((await trace('99 Elm St', { first_name: 'Grace', last_name: 'Whitfield' })).status).toBe('no_match');

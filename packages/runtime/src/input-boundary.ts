@@ -64,19 +64,74 @@ export function checkRequestUrl(url: string): void {
   }
 }
 
-/** Walks a parsed JSON value; throws validation_failed naming the first unclean string. */
-export function checkJsonText(value: unknown, path = 'body'): void {
-  if (typeof value === 'string') {
-    const problem = textProblem(value);
-    if (problem) throw new ApiError('validation_failed', `${path} ${problem}`);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => checkJsonText(item, `${path}[${i}]`));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const problem = textProblem(key);
-      if (problem) throw new ApiError('validation_failed', `a field name in ${path} ${problem}`);
-      checkJsonText(item, `${path}.${key}`);
+/**
+ * The deepest nesting of objects and arrays a JSON body, or a row of a JSON or NDJSON
+ * upload, may have. Nothing the API takes nests past 3; the bound keeps every later walk of
+ * the value (validation, JSON.stringify on the way to the database) far from the stack.
+ */
+export const JSON_MAX_DEPTH = 64;
+
+/** The message of a value nested past the limit, naming it. */
+export const tooDeep = (what: string, maxDepth = JSON_MAX_DEPTH) =>
+  `${what} nests objects and arrays deeper than ${maxDepth} levels`;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `maxDepth`, judged before it is
+ * parsed: one loop over the characters (or the UTF-8 bytes: every structural character is
+ * ASCII and never part of a multi-byte sequence) that skips strings. No recursion, so no
+ * input can overflow the stack; malformed text is left for the parser to refuse.
+ */
+export function jsonTooDeep(text: string | Uint8Array, maxDepth = JSON_MAX_DEPTH): boolean {
+  const bytes = typeof text !== 'string';
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = bytes ? text[i]! : text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > maxDepth) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/**
+ * Walks a parsed JSON value; throws validation_failed naming the first unclean string, or
+ * the limit when the value nests deeper than `maxDepth`. Iterative (an explicit stack, in
+ * document order), so a deep value is refused, never a stack overflow.
+ */
+export function checkJsonText(value: unknown, path = 'body', maxDepth = JSON_MAX_DEPTH): void {
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value: item, path: at, depth } = next;
+    if (typeof item === 'string') {
+      const problem = textProblem(item);
+      if (problem) throw new ApiError('validation_failed', `${at} ${problem}`);
+      continue;
     }
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= maxDepth) throw new ApiError('validation_failed', tooDeep(at, maxDepth));
+    const children: typeof pending = [];
+    if (Array.isArray(item)) {
+      item.forEach((child, i) => children.push({ value: child, path: `${at}[${i}]`, depth: depth + 1 }));
+    } else {
+      for (const [key, child] of Object.entries(item)) {
+        const problem = textProblem(key);
+        if (problem) throw new ApiError('validation_failed', `a field name in ${at} ${problem}`);
+        children.push({ value: child, path: `${at}.${key}`, depth: depth + 1 });
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }
 }
 
@@ -132,17 +187,29 @@ export function cleanBody(parser: RequestHandler): RequestHandler {
 
 /**
  * The JSON body parser every route uses: express.json (gzip, deflate and br undone within
- * the same byte limit), then refuses bytes that are not UTF-8 and strings carrying control
- * characters, naming the field.
+ * the same byte limit), then refuses bytes that are not UTF-8, a body nested deeper than
+ * JSON_MAX_DEPTH (before it is parsed) and strings carrying control characters, naming the
+ * field.
  */
 export function jsonBody(limitBytes: number): RequestHandler {
   const parse = express.json({
     limit: limitBytes,
     strict: false,
     verify: (_req, _res, buf, encoding) => {
-      if (/^utf-?8$/i.test(encoding) && !isUtf8(buf))
-        throw Object.assign(new Error('not UTF-8'), { type: 'entity.not.utf8' });
+      const utf8 = /^utf-?8$/i.test(encoding);
+      if (utf8 && !isUtf8(buf)) throw Object.assign(new Error('not UTF-8'), { type: 'entity.not.utf8' });
+      if (jsonTooDeep(utf8 ? buf : decodeOrEmpty(buf, encoding)))
+        throw Object.assign(new Error(tooDeep('the body')), { type: 'entity.too.deep' });
     },
   });
   return cleanBody(parse);
+}
+
+/** A body in another charset body-parser accepts (UTF-16, UTF-32) as text; one it cannot read is its parser's to refuse. */
+function decodeOrEmpty(buf: Buffer, encoding: string): string {
+  try {
+    return new TextDecoder(encoding).decode(buf);
+  } catch {
+    return '';
+  }
 }

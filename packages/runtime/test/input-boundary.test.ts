@@ -6,7 +6,7 @@ import express from 'express';
 import { ApiError, DependencyUnavailableError } from '../src/api-error.ts';
 import { finishApp } from '../src/http.ts';
 import { createHttpServer } from '../src/http-server.ts';
-import { inputBoundary, jsonBody } from '../src/input-boundary.ts';
+import { checkJsonText, inputBoundary, jsonBody, jsonTooDeep } from '../src/input-boundary.ts';
 
 class FakeStoreUnavailableError extends DependencyUnavailableError {
   constructor() {
@@ -119,6 +119,45 @@ describe('input boundary: bodies', () => {
 
   it('answers 400 code 1001 for malformed JSON', async () => {
     expect(await postJson('{"a":')).toMatchObject({ status: 400, body: { error: 1001 } });
+  });
+
+  it('refuses a body nested deeper than 64 levels, UTF-8 or UTF-16, naming the limit (#22 defect 4)', async () => {
+    const nested = (levels: number) => `{"a":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    expect(await postJson(nested(64))).toMatchObject({ status: 200 });
+    const refused = { error: 1000, message: 'the body nests objects and arrays deeper than 64 levels' };
+    expect(await postJson(nested(65))).toEqual({ status: 400, headers: expect.anything(), body: refused });
+    const utf16 = Buffer.from(`\ufeff${nested(65)}`, 'utf16le');
+    expect(await postJson(utf16, { 'content-type': 'application/json; charset=utf-16le' })).toMatchObject({
+      status: 400,
+      body: refused,
+    });
+  });
+});
+
+describe('JSON depth', () => {
+  const deepArray = (levels: number) => {
+    let value: unknown = [];
+    for (let i = 1; i < levels; i++) value = [value];
+    return value;
+  };
+
+  it('judges depth on the text, skipping strings, without recursion', () => {
+    expect(jsonTooDeep('[[[]]]', 3)).toBe(false);
+    expect(jsonTooDeep('[[[[]]]]', 3)).toBe(true);
+    expect(jsonTooDeep(String.raw`["[[[[", {"k": "{{{{\\", "q": "\"[[["}]`, 3)).toBe(false);
+    expect(jsonTooDeep(Buffer.from('{"a":[{"b":[]}]}'), 4)).toBe(false);
+    expect(jsonTooDeep(Buffer.from('{"a":[{"b":[{}]}]}'), 4)).toBe(true);
+    expect(jsonTooDeep('['.repeat(1_000_000))).toBe(true);
+  });
+
+  it('checkJsonText walks a value of any depth without overflowing the stack', () => {
+    for (const levels of [2_600, 12_000, 200_000]) {
+      expect(() => checkJsonText(deepArray(levels))).toThrow('body[0][0]');
+      expect(() => checkJsonText(deepArray(levels))).toThrow('deeper than 64 levels');
+    }
+    expect(() => checkJsonText(deepArray(64))).not.toThrow();
+    // Document order: the first unclean string is the one named.
+    expect(() => checkJsonText({ a: ['ok', 'x\u0001'], b: 'y\u0002' })).toThrow('body.a[1] contains');
   });
 });
 

@@ -23,7 +23,8 @@ async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
     logger,
     health: createHealth(),
     kv: createMemoryKeyValue(),
-    config: testHttpConfig(1_000),
+    // The default body limit (MAX_BODY_BYTES, 64 KiB): deep bodies meet the depth limit, not this one.
+    config: { ...testHttpConfig(1_000), maxBodyBytes: 64 * 1024 },
     routers: {
       '/': createBatchesRouter({ db, bus, auth: testAuth, logger }),
       '/webhooks': createWebhooksRouter({
@@ -107,6 +108,39 @@ describe('routes and the OpenAPI document', () => {
         for (const s of ['401', '403']) expect(op.responses[s]!.content).toHaveProperty(['application/json', 'schema']);
       }
     }
+  });
+});
+
+describe('deeply nested JSON bodies (#22 defect 4)', () => {
+  const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const bodies = {
+    '/property/skiptrace': (levels: number) =>
+      `{"street_address":${deep(levels)},"city":"Austin","state":"TX","zip_code":"78701"}`,
+    '/webhooks/endpoints': (levels: number) => `{"url":"http://127.0.0.1:9/hook","description":${deep(levels)}}`,
+  };
+  it.each([2_600, 12_000])('answer 400 naming the limit at %i levels, before the body is parsed', async (levels) => {
+    for (const [path, body] of Object.entries(bodies)) {
+      const res = await request(app)
+        .post(`/api/v1${path}`)
+        .set('Authorization', ALICE_A)
+        .set('Content-Type', 'application/json')
+        .send(body(levels));
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 400,
+        body: { error: 1000, message: 'the body nests objects and arrays deeper than 64 levels' },
+      });
+    }
+  });
+
+  it('take 64 levels (and refuse the field for what it is)', async () => {
+    const res = await request(app)
+      .post('/api/v1/property/skiptrace')
+      .set('Authorization', ALICE_A)
+      .set('Content-Type', 'application/json')
+      .send(bodies['/property/skiptrace'](63));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^street_address: /);
   });
 });
 

@@ -8,16 +8,16 @@ import { TraceResultView } from '../components/trace-result.tsx';
 import { Card, ErrorNotice, PageHeader, useAction } from '../components/ui.tsx';
 import {
   FIELD_LABELS,
-  FORM_FIELDS,
+  FIELDS,
   MAILING_FIELDS,
   maxLength,
   PROPERTY_FIELDS,
   propertyFromForm,
   REQUIRED_FIELDS,
-  type FormField,
+  type Field,
 } from '../fields.ts';
 
-const empty = Object.fromEntries(FORM_FIELDS.map((f) => [f, ''])) as Record<FormField, string>;
+const empty = Object.fromEntries(FIELDS.map((f) => [f, ''])) as Record<Field, string>;
 
 export function TracePage() {
   const [form, setForm] = useState(empty);
@@ -41,7 +41,7 @@ export function TracePage() {
   };
   // A mailing address is given whole or not at all: one part filled asks for the others.
   const mailingStarted = MAILING_FIELDS.some((f) => form[f].trim() !== '');
-  const input = (field: FormField, required: boolean) => (
+  const input = (field: Field, required: boolean) => (
     <label key={field} className={`field ${field.endsWith('street_address') ? 'wide' : ''}`}>
       <span>
         {FIELD_LABELS[field]}

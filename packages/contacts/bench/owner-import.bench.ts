@@ -1,0 +1,148 @@
+/**
+ * The owner model's imports against PostgreSQL (DATABASE_URL, default the local test
+ * server), each into a fresh database dropped afterwards:
+ *   node packages/contacts/bench/owner-import.bench.ts [persons=200000]
+ * 1. people: `persons` people of three addresses each (the NDJSON person form; names,
+ *    addresses and phones from the demo generator, seeds 1–3), into an empty store;
+ * 2. a roll: one parcel per distinct address of the persons' first addresses (owner string "LAST FIRST", mailing address the person's
+ *    current one), into an empty property_records;
+ * 3. the same-minutes reference: the same 3 × persons rows (seeds 1, 2, 3) as plain contact rows (no
+ *    person_id) through the contact import — today's import, on this machine right now.
+ * Prints rows/s, persons/s, parcels/s, Node CPU per row and the ratios to the reference.
+ */
+import { loadavg } from 'node:os';
+import { generateContacts, type ContactRow } from '@skiptrace/matching';
+import { createPostgresDatabase } from '@skiptrace/storage';
+import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
+import { importContacts, importProperties } from '../src/index.ts';
+
+const PERSONS = Number(process.argv[2] ?? 200_000);
+
+/** Three addresses per person: the demo generator's rows of three seeds side by side (distinct households). */
+function* triples(): Generator<ContactRow[]> {
+  const streams = [1, 2, 3].map((seed) => generateContacts({ rows: PERSONS, seed })[Symbol.iterator]());
+  for (;;) {
+    const group = streams.map((s) => s.next());
+    if (group.some((g) => g.done)) return;
+    yield group.map((g) => g.value as ContactRow);
+  }
+}
+
+const place = (r: ContactRow, first: string, last: string) => ({
+  street_address: r.street_address,
+  city: r.city,
+  state: r.state,
+  zip_code: r.zip_code,
+  first_seen: first,
+  last_seen: last,
+});
+
+async function* people(): AsyncGenerator<string> {
+  let chunk = '';
+  let i = 0;
+  for (const [a, b, c] of triples()) {
+    const person = {
+      person_id: `p${i++}`,
+      first_name: a!.first_name,
+      last_name: a!.last_name,
+      addresses: [place(a!, '2006', '2012-05'), place(b!, '2012-06', '2019'), place(c!, '2020-01', '2026-10')],
+      phones: [
+        { number: a!.phone_1, type: a!.phone_1_type, first_seen: '2006', last_seen: '2012' },
+        { number: c!.phone_1, type: c!.phone_1_type, first_seen: '2015', last_seen: '2026-10' },
+      ],
+    };
+    chunk += `${JSON.stringify(person)}\n`;
+    if (chunk.length > 1 << 16) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+async function* plain(): AsyncGenerator<string> {
+  let chunk = '';
+  for (const group of triples()) {
+    for (const r of group) chunk += `${JSON.stringify(r)}\n`;
+    if (chunk.length > 1 << 16) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+const csv = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+async function* roll(): AsyncGenerator<string> {
+  let chunk =
+    'apn,street_address,city,state,zip_code,owner_name,mailing_street_address,mailing_city,mailing_state,mailing_zip_code\n';
+  let i = 0;
+  // One record per parcel: the demo households share addresses, a roll lists each once.
+  const seen = new Set<string>();
+  for (const [a, , c] of triples()) {
+    const parcel = `${a!.street_address}|${a!.zip_code}`.toUpperCase();
+    if (seen.has(parcel)) continue;
+    seen.add(parcel);
+    chunk += `${[`APN-${i++}`, a!.street_address, a!.city, a!.state, a!.zip_code, `${a!.last_name} ${a!.first_name}`.toUpperCase(), c!.street_address, c!.city, c!.state, c!.zip_code].map(csv).join(',')}\n`;
+    if (chunk.length > 1 << 16) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+async function measure<T>(
+  label: string,
+  run: (url: string) => Promise<T>,
+): Promise<{ seconds: number; nodeMs: number; result: T }> {
+  const database = await createTestDatabaseUrl(`owner_bench_${label}`, testUrls().databaseUrl);
+  try {
+    const load = loadavg()[0]!;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const result = await run(database.url);
+    const used = process.cpuUsage(cpu);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`${label}: ${seconds.toFixed(1)} s (load ${load.toFixed(1)}), ${JSON.stringify(result)}`);
+    return { seconds, nodeMs: (used.user + used.system) / 1000, result };
+  } finally {
+    await database.drop();
+  }
+}
+
+async function withDb<T>(url: string, body: (db: ReturnType<typeof createPostgresDatabase>) => Promise<T>): Promise<T> {
+  const db = createPostgresDatabase({ url });
+  try {
+    await db.migrate();
+    return await body(db);
+  } finally {
+    await db.close();
+  }
+}
+
+console.log(`owner import bench: ${PERSONS} persons × 3 addresses, ${PERSONS} parcels; ${new Date().toISOString()}`);
+const reference = await measure('reference', (url) =>
+  withDb(url, (db) => importContacts(db, plain(), { format: 'ndjson', source: 'ref' })),
+);
+const persons = await measure('people', (url) =>
+  withDb(url, (db) => importContacts(db, people(), { format: 'ndjson', source: 'people' })),
+);
+const parcels = await measure('roll', (url) =>
+  withDb(url, (db) => importProperties(db, roll(), { format: 'csv', source: 'roll' })),
+);
+const rows = PERSONS * 3;
+const line = (label: string, m: { seconds: number; nodeMs: number }, units: number, unit: string) =>
+  `${label.padEnd(10)} ${Math.round(units / m.seconds)
+    .toLocaleString('en-US')
+    .padStart(9)} ${unit}/s  ${((m.nodeMs * 1000) / units).toFixed(1)} µs Node CPU per ${unit.replace(/s$/, '')}`;
+console.log(line('reference', reference, rows, 'rows'));
+console.log(
+  line('people', persons, PERSONS, 'persons'),
+  ` (${Math.round(rows / persons.seconds).toLocaleString('en-US')} rows/s; ratio rows/s to reference ${(reference.seconds / persons.seconds).toFixed(2)})`,
+);
+console.log(
+  line('roll', parcels, PERSONS, 'parcels'),
+  ` (time ratio to the reference's ${PERSONS} rows: ${(reference.seconds / 3 / parcels.seconds).toFixed(2)})`,
+);
