@@ -243,10 +243,12 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
 
     it('exports owners vs residents, each person’s current address, the owners of record and the mailing address used', async () => {
       const csv =
-        'street_address,city,state,zip_code\n5 Owned Rd,Austin,TX,78701\n6 Owned Nomatch Rd,Austin,TX,78701\n';
+        'street_address,city,state,zip_code,Mail Addr,Mail City,Mail State,Mail Zip,Parcel Number\n' +
+        '5 Owned Rd,Austin,TX,78701,,,,,\n6 Owned Nomatch Rd,Austin,TX,78701,,,,,\n' +
+        '7 Owned Rd,Austin,TX,78701,PO Box 99,Houston,TX,77001,042-7\n';
       const { body } = await upload(csv, 'text/csv', 'acct-owned').expect(202);
       await finished(body.id, 'acct-owned');
-      const [header, owned, nobody] = parseCsv(
+      const [header, owned, nobody, given] = parseCsv(
         (await request(app).get(`${V1}/${body.id}/results`).set('X-Test-Account', 'acct-owned')).text,
       ) as string[][];
       const at = (row: string[], column: string) => row[header!.indexOf(column)];
@@ -269,6 +271,8 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       // Nobody found: the record is still named.
       expect(at(nobody!, 'status')).toBe('no_match');
       expect(at(nobody!, 'owners_of_record')).toBe('Ann Lee; =Bob Lee Trust');
+      // The caller's mailing address wins over the record's.
+      expect(at(given!, 'mailing_address_used')).toBe('PO Box 99, Houston, TX 77001');
 
       const docs = (
         await request(app).get(`${V1}/${body.id}/results?format=ndjson`).set('X-Test-Account', 'acct-owned')
@@ -282,10 +286,18 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         [false, true],
       ]);
       expect(docs[1]).toMatchObject({ row: 2, status: 'no_match', owners_of_record: OWNED_RECORD });
+      const mailing = { street_address: 'PO Box 99', city: 'Houston', state: 'TX', zip_code: '77001' };
+      expect(docs[2]).toMatchObject({
+        row: 3,
+        property: { street_address: '7 Owned Rd', mailing_address: mailing, apn: '042-7' },
+        mailing_address: mailing,
+      });
       // The same facts as GET /property/skiptrace/{id} answers.
-      const one = await getProperty(system.db, 'acct-owned', String(docs[0].id));
-      const { row: _row, ...asExported } = docs[0];
-      expect(toResponse(one!)).toEqual(asExported);
+      for (const doc of [docs[0], docs[2]]) {
+        const one = await getProperty(system.db, 'acct-owned', String(doc.id));
+        const { row: _row, ...asExported } = doc;
+        expect(toResponse(one!)).toEqual(asExported);
+      }
     });
 
     it('decodes a declared charset, UTF-16 without a BOM and gzip; refuses what it cannot decode or parse', async () => {
