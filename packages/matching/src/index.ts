@@ -57,6 +57,8 @@ export type { PhoneType } from './phones.ts';
 export { CONTACT_COLUMNS, generateContacts } from './demo-data.ts';
 export type { ContactRow, GenerateOptions } from './demo-data.ts';
 export { demoQueryFor } from './demo-query.ts';
+export { DEMO_FIRST_NAMES, DEMO_LAST_NAMES, DEMO_PLACES, DEMO_STREETS, DEMO_SUFFIXES } from './tables/demo-places.ts';
+export type { DemoPlace } from './tables/demo-places.ts';
 export type { DemoQuery } from './demo-query.ts';
 export { hashString, mulberry32 } from './prng.ts';
 export type { Random } from './prng.ts';

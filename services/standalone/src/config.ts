@@ -22,7 +22,9 @@ export const standaloneOwnEnv = {
   PORT: envPort(8080),
   SKIPTRACE_DEMO_ROWS: envInt(0)
     .default(5000)
-    .describe('one-process mode: demo contacts generated on first start (0: none; the demo account is always created)'),
+    .describe(
+      'one-process mode: demo contacts generated on first start, and an owner world of half as many people (200 to 2,500) with a county roll of their parcels (0: none; the demo account is always created)',
+    ),
   SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: webhookEnv.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE.unwrap()
     .default(true)
     .describe(

@@ -6,13 +6,16 @@ import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { StandaloneConfig } from './config.ts';
 import { writeDemoBatch } from './demo-batch.ts';
+import { DEMO_OWNER_SOURCE, demoOwnerExample, demoOwnerWorld, loadDemoOwners } from './demo-owners.ts';
 
 const DEMO_SEED = 42;
 
 /**
  * First start of a fresh data directory: generates synthetic contacts (fictional
- * 555-01XX phones) and the demo account, client and user, then prints how to use them.
- * Later starts find both in place and only print the instructions again.
+ * 555-01XX phones), an owner world (people who moved over twenty years and a county roll of
+ * their parcels: absentee landlords, owners who moved out, trusts, estates, companies —
+ * demo-owners.ts) and the demo account, client and user, then prints how to use them.
+ * Later starts find them in place and only print the instructions again.
  */
 export async function loadDemoData(deps: {
   db: Database;
@@ -32,6 +35,18 @@ export async function loadDemoData(deps: {
     const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'demo' });
     logger.info(counts, 'demo contacts loaded');
   }
+  const owners = config.demoRows > 0 ? demoOwnerWorld(config.demoRows) : null;
+  if (owners !== null) {
+    const { rows: roll } = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM property_records WHERE source = $1`,
+      [DEMO_OWNER_SOURCE],
+    );
+    if (Number(roll[0]?.n ?? 0) === 0) {
+      const counts = await loadDemoOwners(db, owners);
+      logger.info(counts, 'demo owner world loaded (people with address history, property records)');
+    }
+  }
+  const absentee = owners === null ? null : demoOwnerExample(owners);
   const demoBatch = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
   if (config.demoRows > 0) {
     await writeDemoBatch(demoBatch, {
@@ -55,9 +70,20 @@ export async function loadDemoData(deps: {
       `  demo user:      ${demo.email} / ${demo.password}`,
       ...(config.demoRows > 0 ? [`  demo batch:     ${demoBatch}   (upload it on the console's Batches page)`] : []),
       '',
-      'Get a token and trace an address that will match:',
+      'Get a token:',
       `  TOKEN=$(curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${demo.clientId} \\`,
       `    -d client_secret=${demo.clientSecret} -d scope="read write" | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+      ...(absentee === null
+        ? []
+        : [
+            '',
+            `Trace a rental by its address alone: the owner of record (${absentee.ownerName}, living at ${absentee.mailing})`,
+            'comes first, flagged owner, with their current phone; the tenants follow as residents:',
+            `  curl -s ${base}/api/v1/property/skiptrace -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`,
+            `    -d '${JSON.stringify(absentee.property)}'`,
+          ]),
+      '',
+      'Trace a person at their address (any spelling of it will match):',
       `  curl -s ${base}/api/v1/property/skiptrace -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`,
       `    -d '${JSON.stringify(query ?? {})}'`,
       '',

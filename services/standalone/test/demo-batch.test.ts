@@ -3,9 +3,9 @@ import { FIELDS, resolveColumns } from '@skiptrace/batches/column-rules';
 import { DEMO_BATCH_HEADER, demoBatchRows } from '../src/demo-batch.ts';
 
 describe('the demo batch file', () => {
-  it('uses vendor column names the server maps to all six Property fields', () => {
+  it('uses vendor column names the server maps to all six Property fields (and no mailing address or apn)', () => {
     const found = resolveColumns(DEMO_BATCH_HEADER, {});
-    expect(FIELDS.map((f) => found[f])).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(FIELDS.map((f) => found[f])).toEqual([0, 1, 2, 3, 4, 5, -1, -1, -1, -1, -1]);
   });
 
   it('spreads its rows over the demo contacts, some without a name and some at no known address', () => {
