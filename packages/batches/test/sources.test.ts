@@ -173,9 +173,9 @@ describe('CSV export lines', () => {
     emails,
   });
 
-  it('keeps the input columns, then five phone groups with their person, confidence, status, error, truncated, total', () => {
+  it('keeps the input columns, then five phone groups with their person, the owner facts, confidence, status, error, truncated, total', () => {
     const header = csvHeader(['Address', 'Zip']).trim().split(',');
-    expect(header.slice(0, 9)).toEqual([
+    expect(header.slice(0, 12)).toEqual([
       'Address',
       'Zip',
       'phone_1',
@@ -185,14 +185,26 @@ describe('CSV export lines', () => {
       'phone_1_first_name',
       'phone_1_last_name',
       'phone_1_emails',
+      'phone_1_owner',
+      'phone_1_resident',
+      'phone_1_current_address',
     ]);
-    expect(header.slice(-6)).toEqual(['phone_5_emails', 'confidence', 'status', 'error', 'truncated', 'people_total']);
-    expect(header).toHaveLength(2 + 35 + 5);
+    expect(header.slice(-8)).toEqual([
+      'phone_5_current_address',
+      'owners_of_record',
+      'mailing_address_used',
+      'confidence',
+      'status',
+      'error',
+      'truncated',
+      'people_total',
+    ]);
+    expect(header).toHaveLength(2 + 50 + 2 + 5);
     const line = csvLine(
       { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
       2,
     );
-    expect(line).toBe(`"1 ""A""",x,${','.repeat(35)},rejected,"zip_code: bad, really",,\n`);
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(52)},rejected,"zip_code: bad, really",,\n`);
   });
 
   it('puts each phone beside its own person, best person first, at most five', () => {
@@ -203,13 +215,22 @@ describe('CSV export lines', () => {
     const line = csvLine(
       {
         kind: 'traced',
-        row: { row_number: 1, status: 'completed', error: null, results, people_total: null, input: ['1 Main St'] },
+        row: {
+          row_number: 1,
+          status: 'completed',
+          error: null,
+          results,
+          people_total: null,
+          owner_facts: null,
+          input: ['1 Main St'],
+        },
       },
       1,
     );
     const cells = line.trim().split(',');
-    expect(cells).toHaveLength(1 + 35 + 5);
-    expect(cells.slice(1, 8)).toEqual([
+    expect(cells).toHaveLength(1 + 50 + 2 + 5);
+    // Results from before the owner model say neither owner nor resident: blank, not false.
+    expect(cells.slice(1, 11)).toEqual([
       '+15125550101',
       'mobile',
       'false',
@@ -217,16 +238,28 @@ describe('CSV export lines', () => {
       'Jane',
       'Roe',
       'jane@example.com; j.roe@example.com',
+      '',
+      '',
+      '',
     ]);
-    expect(cells.slice(15, 22)).toEqual(['+15125550103', 'mobile', 'false', 'false', 'John', 'Roe', '']);
-    expect(cells.slice(29, 36)).toEqual(['+15125550105', 'mobile', 'false', 'false', 'John', 'Roe', '']);
+    expect(cells.slice(21, 31)).toEqual(['+15125550103', 'mobile', 'false', 'false', 'John', 'Roe', '', '', '', '']);
+    expect(cells.slice(41, 51)).toEqual(['+15125550105', 'mobile', 'false', 'false', 'John', 'Roe', '', '', '', '']);
+    expect(cells.slice(51, 53)).toEqual(['', '']);
     expect(line).not.toContain('+15125550109');
     expect(cells.slice(-5)).toEqual(['0.9', 'completed', '', 'false', '']);
   });
 
   it('says when more people matched than were returned (truncated, people_total)', () => {
     const results = [person('Jane', ['+15125550101'])];
-    const row = { row_number: 1, status: 'completed', error: null, results, people_total: 14, input: ['1 Main St'] };
+    const row = {
+      row_number: 1,
+      status: 'completed',
+      error: null,
+      results,
+      people_total: 14,
+      owner_facts: null,
+      input: ['1 Main St'],
+    };
     expect(csvLine({ kind: 'traced', row }, 1).trim().split(',').slice(-5)).toEqual([
       '0.9',
       'completed',
@@ -236,6 +269,36 @@ describe('CSV export lines', () => {
     ]);
     const pending = { ...row, status: 'pending', results: [], people_total: null };
     expect(csvLine({ kind: 'traced', row: pending }, 1).split(',').slice(-5)).toEqual(['', 'pending', '', '', '\n']);
+  });
+
+  it('flags each phone’s person as owner or resident with their current address; names the owners of record and the mailing address, neutralised', () => {
+    const home = { street_address: '1 Main St', city: 'Austin', state: 'TX', zip_code: '78701' };
+    const away = { street_address: '9 Elm St, Apt 2', city: 'Dallas', state: 'TX', zip_code: '75201' };
+    const results = [
+      { ...person('Ann', ['+15125550101']), owner: true, resident: false, current_address: away },
+      { ...person('Tia', ['+15125550102']), owner: false, resident: true, current_address: home },
+    ];
+    const owner_facts = {
+      owners_of_record: [
+        { kind: 'trust' as const, name: '=Bob Lee Trust', as_recorded: '=BOB LEE TR & LEE ANN' },
+        { kind: 'person' as const, name: 'Ann Lee', as_recorded: '=BOB LEE TR & LEE ANN' },
+      ],
+      mailing_address: { street_address: '@PO Box 12', city: 'Dallas', state: 'TX', zip_code: '75201' },
+    };
+    const row = {
+      row_number: 1,
+      status: 'completed',
+      error: null,
+      results,
+      people_total: null,
+      owner_facts,
+      input: ['x'],
+    };
+    const line = csvLine({ kind: 'traced', row }, 1);
+    expect(line).toContain(',Ann,Roe,,true,false,"9 Elm St, Apt 2, Dallas, TX 75201",');
+    expect(line).toContain(',Tia,Roe,,false,true,"1 Main St, Austin, TX 78701",');
+    // A name the roll wrote like a formula stays text: the cell starts with the quote, not "=".
+    expect(line).toContain(`,"'=Bob Lee Trust; Ann Lee","'@PO Box 12, Dallas, TX 75201",0.9,completed,`);
   });
 
   it("never repeats a caller's column: the export's columns take a shared prefix instead", () => {

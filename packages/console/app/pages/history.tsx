@@ -1,4 +1,5 @@
 /** History: the account's results, newest first, a page at a time, each with erase. */
+import { addressLine } from '@skiptrace/batches/owner-text';
 import { useEffect, useState } from 'react';
 import { erase, listTraces, type PropertyResponse } from '../api.ts';
 import { TraceResultView } from '../components/trace-result.tsx';
@@ -7,10 +8,7 @@ import { when } from '../format.ts';
 
 const PAGE_SIZE = 20;
 
-function address(r: PropertyResponse): string {
-  const p = r.property;
-  return p ? `${p.street_address}, ${p.city}, ${p.state} ${p.zip_code}` : `Property ${r.id}`;
-}
+const address = (r: PropertyResponse): string => (r.property ? addressLine(r.property) : `Property ${r.id}`);
 
 export function HistoryPage() {
   const [rows, setRows] = useState<PropertyResponse[]>([]);
