@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { PropertyResponse } from '../app/api.ts';
-import { TraceResultView } from '../app/components/trace-result.tsx';
+import { RoleBadges, TraceResultView } from '../app/components/trace-result.tsx';
 import { FIELDS, propertyFromForm, type Field } from '../app/fields.ts';
 import { seenSpan } from '../app/format.ts';
 import { noOwnerAmong, rolesOf } from '../app/owners.ts';
@@ -173,6 +173,8 @@ describe('owner roles', () => {
     expect(labels({ owner: false, resident: true })).toEqual(['Resident']);
     expect(labels({ owner: false, resident: false })).toEqual(['Former resident']);
     expect(rolesOf({ ...owner, owner: undefined, resident: undefined })).toEqual([]);
+    // As History's best-match cell shows them.
+    expect(text(renderToStaticMarkup(createElement(RoleBadges, { person: owner })))).toBe(' Owner Lives elsewhere ');
   });
 
   it('flags "no owner among them" only when a record names owners and people were found', () => {

@@ -83,6 +83,14 @@ function OwnerFacts({ result }: { result: PropertyResponse }) {
   );
 }
 
+/** A person's relation to the property as badges (Owner, Resident, …); none for a result that does not say. */
+export const RoleBadges = ({ person }: { person: Person }) =>
+  rolesOf(person).map((role) => (
+    <Badge key={role.label} tone={role.tone} className="role">
+      <span title={role.title}>{role.label}</span>
+    </Badge>
+  ));
+
 function PersonView({ person, best }: { person: Person; best: boolean }) {
   const name = fullName(person);
   return (
@@ -90,11 +98,7 @@ function PersonView({ person, best }: { person: Person; best: boolean }) {
       <header>
         <h4>
           {name}
-          {rolesOf(person).map((role) => (
-            <Badge key={role.label} tone={role.tone} className="role">
-              <span title={role.title}>{role.label}</span>
-            </Badge>
-          ))}
+          <RoleBadges person={person} />
           {best && <Badge tone="info">best match</Badge>}
         </h4>
         <div className="confidence" title="Match confidence">
