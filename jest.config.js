@@ -8,12 +8,24 @@ const swc = [
     module: { type: 'es6' },
   },
 ];
+// The console's components (.tsx), for the tests that render them to HTML.
+const swcTsx = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2024',
+    },
+    module: { type: 'es6' },
+  },
+];
 // A package's own `test` task (scripts/unit.ts) sets JEST_PACKAGE to its directory: the
 // projects then find only that package's tests.
 const pkg = process.env.JEST_PACKAGE;
 const common = {
-  extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': swc },
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  transform: { '^.+\\.ts$': swc, '^.+\\.tsx$': swcTsx },
   testEnvironment: 'node',
   roots: pkg ? [pkg] : ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
   // No test reaches past loopback (packages/testing/src/loopback-guard.ts).

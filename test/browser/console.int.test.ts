@@ -125,10 +125,11 @@ describe('web console', () => {
 
     await page.getByLabel('CSV file').setInputFiles(file);
     // "Town" is a known alias of city; "Location" is not, so the street needs mapping by hand.
-    await expect(page.getByLabel('City').inputValue()).resolves.toBe('Town');
-    await expect(page.getByLabel('Street address').inputValue()).resolves.toBe('');
+    // A select's label reads with its options: matched by its start ("City", not "Mailing city").
+    await expect(page.getByLabel(/^City/).inputValue()).resolves.toBe('Town');
+    await expect(page.getByLabel(/^Street address/).inputValue()).resolves.toBe('');
     await expect(page.getByRole('button', { name: 'Start batch' }).isDisabled()).resolves.toBe(true);
-    await page.getByLabel('Street address').selectOption('Location');
+    await page.getByLabel(/^Street address/).selectOption('Location');
     await shot('batch-mapping');
     expect(await seriousViolations()).toEqual([]);
     await page.getByRole('button', { name: 'Start batch' }).click();
@@ -145,31 +146,38 @@ describe('web console', () => {
       page.getByRole('link', { name: 'Download results (CSV)' }).click(),
     ]);
     const csv = await readFile((await download.path())!, 'utf8');
+    // Cells in quotes may hold commas (a current address: "9 Elm St, Dallas, TX 75201").
+    const cellsOf = (line: string) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1]!);
     const [header, ...rows] = csv.trim().split('\n');
-    const columns = header!.split(',');
+    const columns = cellsOf(header!);
     expect(columns.slice(0, 6)).toEqual(['Location', 'Town', 'ST', 'Zip', 'Owner First Name', 'Owner Last Name']);
     expect(rows).toHaveLength(contacts.length);
     const status = columns.indexOf('status');
     const phone = columns.indexOf('phone_1');
-    const completed = rows.filter((r) => r.split(',')[status] === 'completed');
+    const completed = rows.map(cellsOf).filter((r) => r[status] === 'completed');
     expect(completed.length).toBeGreaterThan(contacts.length * 0.8);
-    expect(completed[0]!.split(',')[phone]).toMatch(/^\+1\d{3}55501\d\d$/);
+    expect(completed[0]![phone]).toMatch(/^\+1\d{3}55501\d\d$/);
+    // No roll is loaded: the name on each row makes its owner, who lives there.
+    expect(completed[0]![columns.indexOf('phone_1_owner')]).toBe('true');
+    expect(completed[0]![columns.indexOf('phone_1_resident')]).toBe('true');
 
     await page.getByRole('link', { name: 'All batches' }).click();
     await page.getByRole('cell', { name: /%$/ }).first().waitFor();
     await shot('batches-list');
   }, 60_000);
 
-  it('traces one property and shows each person with confidence, reasons and phone flags', async () => {
+  it('traces one property and shows each person with confidence, reasons, owner and resident, phone dates and flags', async () => {
     const q = demoQueryFor([...generateContacts({ rows: 1, seed: 42 })][0]!);
     await page.getByRole('link', { name: 'Trace one property' }).click();
-    // Keyboard only: type into each field, Tab to the next, Enter submits.
-    await page.getByLabel('Street address').focus();
+    // Keyboard only: type into each field, Tab to the next (past the optional mailing
+    // address and parcel number), Enter submits.
+    await page.getByLabel('Street address', { exact: true }).focus();
     for (const value of [q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name]) {
       await page.keyboard.type(value);
       await page.keyboard.press('Tab');
     }
-    await expect(page.getByLabel('ZIP code').inputValue()).resolves.toBe(q.zip_code);
+    for (let optional = 0; optional < 5; optional++) await page.keyboard.press('Tab');
+    await expect(page.getByLabel('ZIP code', { exact: true }).inputValue()).resolves.toBe(q.zip_code);
     const traceButton = page.getByRole('button', { name: 'Trace', exact: true });
     await expect(
       traceButton.evaluate((el) => (el as unknown as { matches(s: string): boolean }).matches(':focus')),
@@ -179,14 +187,43 @@ describe('web console', () => {
     await person.waitFor();
     await expect(person.getByRole('meter', { name: 'Confidence' }).isVisible()).resolves.toBe(true);
     await expect(person.getByRole('list', { name: 'Reasons' }).isVisible()).resolves.toBe(true);
+    // No roll is loaded: the name given makes the owner, found at the property where they live.
+    await expect(person.locator('.badge.role').allInnerTexts()).resolves.toEqual(['Owner', 'Resident']);
+    await expect(person.getByText(/^Current address:/).isVisible()).resolves.toBe(true);
+    await expect(person.getByRole('list', { name: /^Address history of / }).isVisible()).resolves.toBe(true);
     const phoneTable = person.getByRole('table');
     await expect(phoneTable.getByRole('columnheader').allInnerTexts()).resolves.toEqual([
       'Phone',
       'Type',
+      'Seen',
       'DNC',
       'Litigator',
     ]);
     await shot('trace');
+    expect(await seriousViolations()).toEqual([]);
+  }, 30_000);
+
+  it("takes the owner's mailing address (whole or not at all) and the parcel number, and shows the address used", async () => {
+    const q = demoQueryFor([...generateContacts({ rows: 1, seed: 42 })][0]!);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Street address', { exact: true }).fill(q.street_address);
+    await page.getByLabel('City', { exact: true }).fill(q.city);
+    await page.getByLabel('State', { exact: true }).fill(q.state);
+    await page.getByLabel('ZIP code', { exact: true }).fill(q.zip_code);
+    await page.getByLabel('Last name (optional)').fill(q.last_name);
+    // One part of the mailing address asks for the others.
+    await page.getByLabel('Mailing city').fill('Dallas');
+    await expect(page.getByLabel('Mailing street address').getAttribute('required')).resolves.not.toBeNull();
+    await page.getByLabel('Mailing street address').fill('PO Box 12');
+    await page.getByLabel('Mailing state').fill('TX');
+    await page.getByLabel('Mailing ZIP code').fill('75201');
+    await page.getByLabel('Parcel number (APN) (optional)').fill('0123-45');
+    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    const facts = page.getByRole('region', { name: 'Ownership' });
+    await facts.waitFor();
+    await expect(facts.innerText()).resolves.toContain('Mailing address used: PO Box 12, Dallas, TX 75201');
+    await expect(page.getByText(/· APN 0123-45 ·/).isVisible()).resolves.toBe(true);
+    await shot('trace-mailing');
     expect(await seriousViolations()).toEqual([]);
   }, 30_000);
 
@@ -198,10 +235,10 @@ describe('web console', () => {
     const home = rows.find((r) => counts.get(key(r))! >= 2)!;
     await page.getByRole('link', { name: 'Trace one property' }).click();
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.getByLabel('Street address').fill(home.street_address);
+    await page.getByLabel('Street address', { exact: true }).fill(home.street_address);
     await page.getByLabel('City', { exact: true }).fill(home.city);
     await page.getByLabel('State', { exact: true }).fill(home.state);
-    await page.getByLabel('ZIP code').fill(home.zip_code);
+    await page.getByLabel('ZIP code', { exact: true }).fill(home.zip_code);
     await page.getByRole('button', { name: 'Trace', exact: true }).click();
     const notice = page.getByRole('note', { name: 'Not everyone shown' });
     await notice.waitFor();

@@ -7,7 +7,12 @@
  * the route writes to its socket.
  *
  *   node packages/batches/bench/export.bench.ts [--rows 200000] [--rounds 3] [--formats csv,ndjson]
- *     [--page-rows 5000 (BATCH_PAGE_ROWS' default)]
+ *     [--page-rows 5000 (BATCH_PAGE_ROWS' default)] [--owners]
+ *
+ * --owners: results as the owner model writes them (ADR 0010) — the first person an owner
+ * living elsewhere, the second a resident, each with a current address and a two-address
+ * history, dated phones — and every traced row's owner facts (two owners of record, the
+ * mailing address used).
  *
  * Prints per export: seconds, rows/s, this process's CPU µs per row, the event-loop delay
  * (perf_hooks.monitorEventLoopDelay, 1 ms resolution: how late a timer due every 1 ms ran)
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     formats: { type: 'string', default: 'csv,ndjson' },
     'page-rows': { type: 'string' },
+    owners: { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
@@ -82,18 +88,40 @@ try {
        FROM generate_series(1, $2::int) g`,
     [batchId, rows],
   );
-  const person = (n: string) => `json_build_object('first_name', 'Ann', 'last_name', 'Lee' || ${n},
+  const address = (street: string) =>
+    `'street_address', ${street}, 'city', 'Austin', 'state', 'TX', 'zip_code', '78701'`;
+  const dated = (first: string, last?: string) =>
+    values.owners ? `, 'first_seen', '${first}'${last ? `, 'last_seen', '${last}'` : ''}` : '';
+  const person = (n: string, owner: boolean) => `json_build_object('first_name', 'Ann', 'last_name', 'Lee' || ${n},
       'confidence', 0.93, 'reasons', json_build_array('address', 'name'),
+      ${
+        values.owners
+          ? `'owner', ${owner}, 'resident', ${!owner},
+      'current_address', json_build_object(${address(owner ? `${n} || ' Elm St'` : `g || ' Main St'`)}),
+      'addresses', json_build_array(
+        json_build_object(${address(owner ? `${n} || ' Elm St'` : `g || ' Main St'`)}${dated('2019-05')}),
+        json_build_object(${address(`${n} || ' Oak Ave'`)}${dated('2008', '2019-04')})),`
+          : ''
+      }
       'phones', json_build_array(
-        json_build_object('number', '+1512' || lpad((${n} % 10000000)::text, 7, '0'), 'type', 'mobile', 'dnc', false, 'litigator', false),
-        json_build_object('number', '+1737' || lpad((${n} % 10000000)::text, 7, '0'), 'type', 'landline', 'dnc', true, 'litigator', false)),
+        json_build_object('number', '+1512' || lpad((${n} % 10000000)::text, 7, '0'), 'type', 'mobile', 'dnc', false, 'litigator', false${dated('2019')}),
+        json_build_object('number', '+1737' || lpad((${n} % 10000000)::text, 7, '0'), 'type', 'landline', 'dnc', true, 'litigator', false${dated('2008', '2019')})),
       'emails', json_build_array('ann' || ${n} || '@example.com'))`;
+  const ownerFacts = values.owners
+    ? `json_build_object('owners_of_record', json_build_array(
+         json_build_object('kind', 'person', 'name', 'Ann Lee' || g, 'as_recorded', 'LEE' || g || ' ANN & BOB',
+           'first_name', 'Ann', 'last_name', 'Lee' || g),
+         json_build_object('kind', 'person', 'name', 'Bob Lee' || g, 'as_recorded', 'LEE' || g || ' ANN & BOB',
+           'first_name', 'Bob', 'last_name', 'Lee' || g)),
+       'mailing_address', json_build_object(${address(`g || ' Elm St'`)}))`
+    : 'NULL';
   await db.query(
-    `INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, error, results)
+    `INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, error, results, owner_facts)
      SELECT $1::bigint, g, 'acct', md5(g::text)::uuid,
             CASE WHEN g % 10 = 0 THEN 'no_match' ELSE 'completed' END,
             CASE WHEN g % 10 = 0 THEN 'no owner found' END,
-            CASE WHEN g % 10 = 0 THEN '[]'::json ELSE json_build_array(${person('g')}, ${person('(g + 1)')}) END
+            CASE WHEN g % 10 = 0 THEN '[]'::json ELSE json_build_array(${person('g', true)}, ${person('(g + 1)', false)}) END,
+            ${ownerFacts}
        FROM generate_series(1, $2::int) g`,
     [batchId, rows],
   );

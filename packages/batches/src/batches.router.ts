@@ -34,6 +34,7 @@ import {
   type BatchRow,
 } from './dispatch.ts';
 import { csvHeader, exportText, writeWithBackpressure } from './export.ts';
+import { createExportSlots } from './export-slots.ts';
 import { ingest } from './ingest.ts';
 import { deleteBatchData, failRemainingRows } from './results.ts';
 import type { Format } from './sources.ts';
@@ -134,6 +135,7 @@ const BATCH_STATUSES = ['receiving', 'queued', 'running', 'completed', 'cancelle
 export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   const { db, bus, auth } = deps;
   const config = BatchesConfig.parse(deps.config ?? {});
+  const exportSlots = createExportSlots({ perAccount: config.exportsPerAccount, perProcess: config.exportsPerProcess });
   const router = Router();
   // skiptrace_batches{status}: read at scrape time from the store every replica shares.
   setBatchCountsSource(async () => {
@@ -319,6 +321,8 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   mountRoute(mount, batchesApi.exportBatch, async ({ params, query }, req, res) => {
     const row = await findBatch(db, account(req), params.id);
     if (!row) throw notFound('batch');
+    // Until the response closes, finished or cut off by the client.
+    res.once('close', exportSlots.take(account(req)));
     const asked = query.format;
     const type =
       asked === 'ndjson'

@@ -21,6 +21,13 @@ export const FIELDS = [
   'apn',
 ] as const;
 export type Field = (typeof FIELDS)[number];
+/** The fields of the owner's mailing address, nested as the request's `mailing_address` (less the prefix). */
+export const MAILING_FIELDS = [
+  'mailing_street_address',
+  'mailing_city',
+  'mailing_state',
+  'mailing_zip_code',
+] as const satisfies readonly Field[];
 
 /** Lower case, runs of anything but letters and digits become one `_`: "Property Address" → "property_address". */
 export const normalizeName = (name: string): string =>

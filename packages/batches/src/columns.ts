@@ -1,7 +1,15 @@
 import { ApiError } from '@skiptrace/runtime';
 import { FIELDS, normalizeName, type ColumnMap, type Field } from './column-rules.ts';
 
-export { FIELDS, normalizeName, resolveColumns, type ColumnMap, type Field, type Resolution } from './column-rules.ts';
+export {
+  FIELDS,
+  MAILING_FIELDS,
+  normalizeName,
+  resolveColumns,
+  type ColumnMap,
+  type Field,
+  type Resolution,
+} from './column-rules.ts';
 
 /** Parses `?map=street_address:Address,zip_code:Zip` (field:column pairs, comma-separated). */
 export function parseColumnMap(raw: unknown): ColumnMap {

@@ -25,6 +25,19 @@ export const BatchesConfig = z.object({
   /** Longest single input row (CSV record, NDJSON line, JSON element), bytes; longer → 413. Default 65,536. */
   maxRowBytes: int(256).default(65_536),
   /**
+   * Most columns one batch may carry: CSV header fields, or distinct keys across the rows of
+   * a JSON or NDJSON upload; more → 400 naming the limit, nothing kept. Every stored row and
+   * exported line has a slot per column, so this bounds both (linear in the input). Default 200.
+   */
+  maxColumns: int(1).max(10_000).default(200),
+  /**
+   * Exports (GET …/results) one account may run at once in this process; more → 429 with
+   * Retry-After. Default 2.
+   */
+  exportsPerAccount: int(1).default(2),
+  /** Exports this process runs at once, all accounts together; more → 429 with Retry-After. Default 8. */
+  exportsPerProcess: int(1).default(8),
+  /**
    * Most bytes a compressed upload may expand to; more → 413 while streaming, nothing kept.
    * Default 1 GiB (a 1,000,000-row CSV is 60–120 MB).
    */
@@ -95,6 +108,21 @@ export const batchesApiEnv = {
     'maxRowBytes',
     'longest input row (CSV record, NDJSON line, JSON element), bytes; longer: 413',
   ),
+  BATCH_MAX_COLUMNS: fromConfig(
+    BatchesConfig,
+    'maxColumns',
+    'most columns one batch may carry (CSV header fields; distinct keys across JSON/NDJSON rows); more: 400, nothing kept',
+  ),
+  BATCH_EXPORTS_PER_ACCOUNT: fromConfig(
+    BatchesConfig,
+    'exportsPerAccount',
+    'exports one account may run at once in a gateway process; more: 429 with Retry-After',
+  ),
+  BATCH_EXPORTS_PER_PROCESS: fromConfig(
+    BatchesConfig,
+    'exportsPerProcess',
+    'exports a gateway process runs at once, all accounts together; more: 429 with Retry-After',
+  ),
   BATCH_MAX_INFLATED_BYTES: fromConfig(
     BatchesConfig,
     'maxInflatedBytes',
@@ -157,6 +185,9 @@ export function batchesApiConfigFrom(env: Parsed<typeof batchesApiEnv>): Batches
     chunksInFlight: env.BATCH_CHUNKS_IN_FLIGHT,
     pageRows: env.BATCH_PAGE_ROWS,
     maxRowBytes: env.BATCH_MAX_ROW_BYTES,
+    maxColumns: env.BATCH_MAX_COLUMNS,
+    exportsPerAccount: env.BATCH_EXPORTS_PER_ACCOUNT,
+    exportsPerProcess: env.BATCH_EXPORTS_PER_PROCESS,
     maxInflatedBytes: env.BATCH_MAX_INFLATED_BYTES,
     maxInflationRatio: env.BATCH_MAX_INFLATION_RATIO,
     uploadHeartbeatMs: env.BATCH_UPLOAD_HEARTBEAT_MS,

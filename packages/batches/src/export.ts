@@ -5,9 +5,10 @@
  */
 import type { Writable } from 'node:stream';
 import type { TraceResult } from '@skiptrace/contracts';
-import type { PropertyColumns } from '@skiptrace/core';
+import { propertyOf, type OwnerFacts, type PropertyColumns } from '@skiptrace/core';
 import { csvCell, csvPhoneCell, eventLoopSlices } from '@skiptrace/runtime';
 import { SLICE_MS } from './config.ts';
+import { addressLine, ownerNames } from './owner-text.ts';
 import type { Database } from '@skiptrace/storage';
 
 export const PHONE_COLUMNS = 5;
@@ -20,6 +21,8 @@ interface CsvTracedRow {
   results: TraceResult[];
   /** How many people matched when `results` is not all of them (truncated), else null. */
   people_total: number | null;
+  /** The owners of record and the mailing address the trace used, when it had any. */
+  owner_facts: OwnerFacts | null;
   input: unknown[] | null;
 }
 
@@ -31,7 +34,11 @@ interface CsvTracedRow {
  * of the export, the event loop's longest holds (`bench/export.bench.ts`: event-loop delay
  * p99 14–16 ms, now 4–6; 20 % less CPU a row).
  */
-type CsvTracedText = Omit<CsvTracedRow, 'results' | 'input'> & { results: string; input: string | null };
+type CsvTracedText = Omit<CsvTracedRow, 'results' | 'input' | 'owner_facts'> & {
+  results: string;
+  input: string | null;
+  owner_facts: string | null;
+};
 
 /** What the NDJSON export reads of a traced row. */
 type NdjsonTracedRow = PropertyColumns & {
@@ -42,6 +49,8 @@ type NdjsonTracedRow = PropertyColumns & {
   /** JSON text. */
   results: string;
   people_total: number | null;
+  /** JSON text of OwnerFacts, or null. */
+  owner_facts: string | null;
   /** Milliseconds since the epoch (truncated, as the driver's Date has them): numbers, not Date objects, in a page. */
   created_at: number;
   completed_at: number | null;
@@ -59,18 +68,20 @@ export type ExportRow<T> = { kind: 'traced'; row: T } | { kind: 'rejected'; row:
 // CSV export's CPU time at 1 M rows. A row's outcome is its batch_results row, or (rows traced
 // before that table existed) the outcome columns of its properties row; both bounded by the
 // page's row range, so either join order reads only the page. NDJSON takes the results as
-// JSON text and splices it into the line (no parse and stringify of every row's results).
+// JSON text and splices it into the line (no parse and stringify of every row's results), and
+// so the owner facts (owners of record, mailing address used), from the same row as the results.
 const OUTCOME_JOIN = `FROM properties p LEFT JOIN batch_results r
   ON r.batch_id = $4::bigint AND r.row_number = p.row_number AND r.row_number BETWEEN $2 AND $3`;
 const OUTCOME_COLUMNS = `coalesce(r.status, p.status) AS status,
   CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
-  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total`;
+  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total,
+  CASE WHEN r.status IS NULL THEN p.owner_facts::text ELSE r.owner_facts::text END AS owner_facts`;
 const epochMs = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)::float8`;
 const TRACED_COLUMNS = {
   csv: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results::json)::text AS results, p.input::text AS input`,
   ndjson: `p.row_number, p.id, ${OUTCOME_COLUMNS},
            coalesce(r.results, p.results::json)::text AS results, p.street_address, p.city, p.state, p.zip_code,
-           p.first_name, p.last_name, ${epochMs('p.created_at')} AS created_at,
+           p.first_name, p.last_name, p.mailing_address, p.apn, ${epochMs('p.created_at')} AS created_at,
            ${epochMs('coalesce(r.completed_at, p.completed_at)')} AS completed_at`,
 } as const;
 
@@ -130,6 +141,7 @@ const parsedRow = (row: CsvTracedText): CsvTracedRow => ({
   ...row,
   results: JSON.parse(row.results) as TraceResult[],
   input: row.input === null ? null : (JSON.parse(row.input) as unknown[]),
+  owner_facts: row.owner_facts === null ? null : (JSON.parse(row.owner_facts) as OwnerFacts),
 });
 
 async function* renderPages<T extends { row_number: number }>(
@@ -168,15 +180,33 @@ async function* renderPages<T extends { row_number: number }>(
   }
 }
 
-/** Fields of one phone group: the phone, then the person it belongs to. */
-const PHONE_GROUP = ['', '_type', '_dnc', '_litigator', '_first_name', '_last_name', '_emails'] as const;
+/**
+ * Fields of one phone group: the phone, then the person it belongs to — their name, emails,
+ * whether they are an owner of record and whether they live at the property, and their
+ * current address.
+ */
+const PHONE_GROUP = [
+  '',
+  '_type',
+  '_dnc',
+  '_litigator',
+  '_first_name',
+  '_last_name',
+  '_emails',
+  '_owner',
+  '_resident',
+  '_current_address',
+] as const;
+/** The property's columns: its owners of record and the owner's mailing address the trace used. */
+const PROPERTY_COLUMNS = ['owners_of_record', 'mailing_address_used'] as const;
 /** Prefix added (again, while needed) to every export column when one would repeat an input column. */
 export const COLLISION_PREFIX = 'result_';
 
 /**
  * The export's own columns: PHONE_COLUMNS phone groups (number, type, DNC, litigator and the
- * matched person's first name, last name and emails), then confidence, status, error,
- * truncated and people_total (as in the API: more people matched than were returned).
+ * matched person's first name, last name, emails, owner, resident and current address), the
+ * owners of record and the mailing address used, then confidence, status, error, truncated
+ * and people_total (as in the API: more people matched than were returned).
  * If any of them equals an input column (case-insensitively), all of them get the
  * `result_` prefix — repeated until none does — so the header never names a column twice
  * and the export's columns stay recognisable by one shared prefix.
@@ -184,7 +214,7 @@ export const COLLISION_PREFIX = 'result_';
 export function exportColumns(inputColumns: readonly string[]): string[] {
   const own: string[] = [];
   for (let i = 1; i <= PHONE_COLUMNS; i++) for (const field of PHONE_GROUP) own.push(`phone_${i}${field}`);
-  own.push('confidence', 'status', 'error', 'truncated', 'people_total');
+  own.push(...PROPERTY_COLUMNS, 'confidence', 'status', 'error', 'truncated', 'people_total');
   const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
   let prefix = '';
   while (own.some((c) => taken.has(`${prefix}${c}`.toLowerCase()))) prefix += COLLISION_PREFIX;
@@ -197,7 +227,9 @@ export function csvHeader(columns: readonly string[]): string {
 
 /**
  * Input columns as uploaded, then the phones of the matches (best person first, each
- * person's phones in order), each beside its person's name and emails; confidence, status, error,
+ * person's phones in order), each beside its person's name, emails, owner and resident flags
+ * (`true`/`false`; blank when the result does not say) and current address; the owners of
+ * record (names joined with `; `) and the mailing address used; confidence, status, error,
  * truncated, people_total.
  * Every cell goes through the neutralising encoder (`csvCell`: text a spreadsheet would run
  * as a formula is quoted), the system's E.164 phone numbers through `csvPhoneCell`.
@@ -214,16 +246,27 @@ export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
   const results = entry.kind === 'traced' ? entry.row.results : [];
   let group = 0;
   people: for (const person of results) {
-    const emails = csvCell(person.emails.join('; '));
-    const first = csvCell(person.first_name);
-    const last = csvCell(person.last_name);
+    if (person.phones.length === 0) continue;
+    const who = [
+      csvCell(person.first_name),
+      csvCell(person.last_name),
+      csvCell(person.emails.join('; ')),
+      csvCell(person.owner),
+      csvCell(person.resident),
+      csvCell(person.current_address && addressLine(person.current_address)),
+    ];
     for (const p of person.phones) {
       if (group === PHONE_COLUMNS) break people;
-      cells.push(csvPhoneCell(p.number), csvCell(p.type), csvCell(p.dnc), csvCell(p.litigator), first, last, emails);
+      cells.push(csvPhoneCell(p.number), csvCell(p.type), csvCell(p.dnc), csvCell(p.litigator), ...who);
       group++;
     }
   }
   for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push('');
+  const facts = entry.kind === 'traced' ? entry.row.owner_facts : null;
+  cells.push(
+    csvCell(facts?.owners_of_record && ownerNames(facts.owners_of_record)),
+    csvCell(facts?.mailing_address && addressLine(facts.mailing_address)),
+  );
   if (entry.kind === 'traced') {
     const total = entry.row.people_total;
     cells.push(csvCell(results[0]?.confidence), csvCell(entry.row.status), csvCell(entry.row.error));
@@ -240,24 +283,19 @@ export function ndjsonLine(entry: ExportRow<NdjsonTracedRow>): string {
     return `${JSON.stringify({ row: r.row_number, status: 'rejected', error: r.reason, input: r.raw })}\n`;
   }
   const r = entry.row;
-  const property: Record<string, string> = {
-    street_address: r.street_address,
-    city: r.city,
-    state: r.state,
-    zip_code: r.zip_code,
-  };
-  if (r.first_name) property.first_name = r.first_name;
-  if (r.last_name) property.last_name = r.last_name;
   const head: Record<string, unknown> = { row: r.row_number, id: Number(r.id), status: r.status };
   if (r.error) head.error = r.error;
   const tail: Record<string, unknown> = { truncated: r.people_total !== null };
   if (r.people_total !== null) tail.people_total = r.people_total;
-  tail.property = property;
+  tail.property = propertyOf(r);
   tail.created_at = new Date(r.created_at).toISOString();
   if (r.completed_at !== null) tail.completed_at = new Date(r.completed_at).toISOString();
-  // {row, id, status, error?, results, truncated, people_total?, property, created_at, completed_at?}:
-  // the results spliced in as stored.
-  return `${JSON.stringify(head).slice(0, -1)},"results":${r.results},${JSON.stringify(tail).slice(1)}\n`;
+  // {row, id, status, error?, results, truncated, people_total?, property, created_at, completed_at?,
+  // owners_of_record?, mailing_address?}: the results and the owner facts spliced in as stored.
+  const facts = r.owner_facts === null ? '' : r.owner_facts.slice(1, -1).trim();
+  return `${JSON.stringify(head).slice(0, -1)},"results":${r.results},${JSON.stringify(tail).slice(1, -1)}${
+    facts ? `,${facts}` : ''
+  }}\n`;
 }
 
 export class ClientGoneError extends Error {

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { Property } from '@skiptrace/contracts';
 import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem, type Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
-import { FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
+import { FIELDS, MAILING_FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
 import { SLICE_MS, type BatchesConfig } from './config.ts';
 import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format } from './sources.ts';
@@ -32,7 +32,6 @@ export const PROPERTY_COLUMNS = [
 ];
 const REJECT_COLUMNS = ['batch_id', 'row_number', 'reason', 'raw'];
 const REQUIRED: Field[] = ['street_address', 'city', 'state', 'zip_code'];
-const MAILING_FIELDS = ['mailing_street_address', 'mailing_city', 'mailing_state', 'mailing_zip_code'] as const;
 /** Rejected rows keep at most this much of an unparseable line, characters. */
 const RAW_TEXT_LIMIT = 2_000;
 
@@ -44,7 +43,7 @@ export interface IngestInput {
   map: ColumnMap;
   /** Declared charset of the body (Content-Type), if any. */
   charset?: string;
-  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes' | 'uploadHeartbeatMs'>;
+  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes' | 'maxColumns' | 'uploadHeartbeatMs'>;
   /** Where a failed lease renewal is logged. */
   logger?: Logger;
   /**
@@ -144,7 +143,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
   const columnsJson = (columns: readonly string[]) => JSON.stringify(columns.map(storableText));
   let storedWidth = 0;
   try {
-    const source = sourceFor(format, body, config.maxRowBytes, charset);
+    const source = sourceFor(format, body, config, charset);
     let accepted: unknown[][] = [];
     let rejected: unknown[][] = [];
     let acceptedCount = 0;

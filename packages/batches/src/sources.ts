@@ -2,7 +2,9 @@
  * Streaming readers for the three upload formats. Each yields one item per input row as
  * soon as it is complete, so the body is never held whole: memory is bounded by one row
  * (at most maxRowBytes) plus the stream buffers. Values are laid out by column index in a
- * shared, growing `columns` list (CSV: the header; JSON: keys in order of first appearance).
+ * shared, growing `columns` list (CSV: the header; JSON: keys in order of first appearance),
+ * at most maxColumns long: every stored row has a slot per column, so without a bound an
+ * upload whose every line brings new keys grows quadratically (#22 defect 3).
  */
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
@@ -17,26 +19,47 @@ export interface RecordSource {
 
 export type Format = 'csv' | 'ndjson' | 'json';
 
+/** The bounds a reader enforces (BatchesConfig). */
+export interface SourceLimits {
+  /** Longest row, bytes; longer → 413. */
+  maxRowBytes: number;
+  /** Most columns; more → 400, the upload fails. */
+  maxColumns: number;
+}
+
 const tooLong = (max: number) => new ApiError('payload_too_large', `a row is longer than ${max} bytes`);
 /** A row nested past JSON_MAX_DEPTH fails the upload before it is parsed (nothing is stored). */
 const nestedTooDeep = () => new ApiError('validation_failed', `${tooDeep('a row')}; nothing was stored`);
 
-/** Lays the keys of a flat object out in the shared columns list. */
-function objectCells(value: unknown, columns: string[], index: Map<string, number>, text: string): SourceItem {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { invalid: 'row must be a JSON object', text };
-  }
-  const cells: unknown[] = [];
-  for (const [key, v] of Object.entries(value)) {
-    let i = index.get(key);
-    if (i === undefined) {
-      i = columns.length;
-      columns.push(key);
-      index.set(key, i);
+const tooManyColumns = (max: number) =>
+  new ApiError(
+    'validation_failed',
+    `a batch may carry at most ${max} columns (CSV header fields, or distinct keys across JSON rows); this upload has more; nothing was stored`,
+  );
+
+/** The shared columns of a JSON or NDJSON upload, and each object's cells laid out in them. */
+function objectLayout(maxColumns: number) {
+  const columns: string[] = [];
+  const index = new Map<string, number>();
+  /** Lays the keys of a flat object out in the shared columns list. */
+  function cellsOf(value: unknown, text: string): SourceItem {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return { invalid: 'row must be a JSON object', text };
     }
-    cells[i] = v;
+    const cells: unknown[] = [];
+    for (const [key, v] of Object.entries(value)) {
+      let i = index.get(key);
+      if (i === undefined) {
+        if (columns.length >= maxColumns) throw tooManyColumns(maxColumns);
+        i = columns.length;
+        columns.push(key);
+        index.set(key, i);
+      }
+      cells[i] = v;
+    }
+    return { cells };
   }
-  return { cells };
+  return { columns, cellsOf };
 }
 
 /**
@@ -62,7 +85,7 @@ async function* decode(stream: Readable, charset: string | undefined): AsyncGene
   }
 }
 
-export function csvSource(stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
+export function csvSource(stream: Readable, { maxRowBytes, maxColumns }: SourceLimits, charset?: string): RecordSource {
   const columns: string[] = [];
   const parser = parse({
     bom: true,
@@ -78,6 +101,7 @@ export function csvSource(stream: Readable, maxRowBytes: number, charset?: strin
     try {
       for await (const record of parser as AsyncIterable<string[]>) {
         if (header) {
+          if (record.length > maxColumns) throw tooManyColumns(maxColumns);
           columns.push(...record.map((name) => name.trim()));
           header = false;
           continue;
@@ -98,18 +122,23 @@ export function csvSource(stream: Readable, maxRowBytes: number, charset?: strin
   return { columns, items: items() };
 }
 
-export function ndjsonSource(stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
-  const columns: string[] = [];
-  const index = new Map<string, number>();
+export function ndjsonSource(
+  stream: Readable,
+  { maxRowBytes, maxColumns }: SourceLimits,
+  charset?: string,
+): RecordSource {
+  const { columns, cellsOf } = objectLayout(maxColumns);
   function item(line: string): SourceItem | undefined {
     const text = line.trim();
     if (text === '') return undefined;
     if (jsonTooDeep(text)) throw nestedTooDeep();
+    let value: unknown;
     try {
-      return objectCells(JSON.parse(text), columns, index, text);
+      value = JSON.parse(text);
     } catch {
       return { invalid: 'line is not valid JSON', text };
     }
+    return cellsOf(value, text);
   }
   async function* items(): AsyncGenerator<SourceItem> {
     let buffer = '';
@@ -134,9 +163,12 @@ export function ndjsonSource(stream: Readable, maxRowBytes: number, charset?: st
  * A JSON array of flat objects, read element by element: a small scanner tracks string
  * and nesting state and hands each complete top-level element to JSON.parse.
  */
-export function jsonArraySource(stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
-  const columns: string[] = [];
-  const index = new Map<string, number>();
+export function jsonArraySource(
+  stream: Readable,
+  { maxRowBytes, maxColumns }: SourceLimits,
+  charset?: string,
+): RecordSource {
+  const { columns, cellsOf } = objectLayout(maxColumns);
   const malformed = (why: string) => new ApiError('invalid_json', `body is not a JSON array: ${why}`);
   const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '\ufeff';
 
@@ -209,7 +241,7 @@ export function jsonArraySource(stream: Readable, maxRowBytes: number, charset?:
         } catch {
           throw malformed('an element is not valid JSON');
         }
-        yield objectCells(value, columns, index, raw);
+        yield cellsOf(value, raw);
       }
     }
     if ((state as string) !== 'end') throw malformed('it ends before the closing ]');
@@ -217,8 +249,8 @@ export function jsonArraySource(stream: Readable, maxRowBytes: number, charset?:
   return { columns, items: items() };
 }
 
-export function sourceFor(format: Format, stream: Readable, maxRowBytes: number, charset?: string): RecordSource {
-  if (format === 'csv') return csvSource(stream, maxRowBytes, charset);
-  if (format === 'ndjson') return ndjsonSource(stream, maxRowBytes, charset);
-  return jsonArraySource(stream, maxRowBytes, charset);
+export function sourceFor(format: Format, stream: Readable, limits: SourceLimits, charset?: string): RecordSource {
+  if (format === 'csv') return csvSource(stream, limits, charset);
+  if (format === 'ndjson') return ndjsonSource(stream, limits, charset);
+  return jsonArraySource(stream, limits, charset);
 }

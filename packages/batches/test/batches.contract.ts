@@ -3,6 +3,7 @@
  * and the real ones (PostgreSQL + RabbitMQ). Each case uploads through HTTP, lets a
  * worker trace the chunks with a fake engine, and checks what the API answers.
  */
+import { parse as parseCsv } from 'csv-parse/sync';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { completeProperty, getProperty, insertProperty, listProperties, toResponse } from '@skiptrace/core';
@@ -12,7 +13,7 @@ import type { Database, Sql } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
 import { createBatchChunkHandler, eraseProperty, startBatchWorker, type BatchWorker } from '../src/index.ts';
-import { buildApp, CROWD, fakeEngine, sampleCsv } from './harness.ts';
+import { buildApp, CROWD, fakeEngine, OWNED_MAILING, OWNED_RECORD, sampleCsv } from './harness.ts';
 
 export interface BatchSystem {
   db: Database;
@@ -240,6 +241,65 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       }
     });
 
+    it('exports owners vs residents, each person’s current address, the owners of record and the mailing address used', async () => {
+      const csv =
+        'street_address,city,state,zip_code,Mail Addr,Mail City,Mail State,Mail Zip,Parcel Number\n' +
+        '5 Owned Rd,Austin,TX,78701,,,,,\n6 Owned Nomatch Rd,Austin,TX,78701,,,,,\n' +
+        '7 Owned Rd,Austin,TX,78701,PO Box 99,Houston,TX,77001,042-7\n';
+      const { body } = await upload(csv, 'text/csv', 'acct-owned').expect(202);
+      await finished(body.id, 'acct-owned');
+      const [header, owned, nobody, given] = parseCsv(
+        (await request(app).get(`${V1}/${body.id}/results`).set('X-Test-Account', 'acct-owned')).text,
+      ) as string[][];
+      const at = (row: string[], column: string) => row[header!.indexOf(column)];
+      expect([1, 2].map((n) => [`phone_${n}_owner`, `phone_${n}_resident`, `phone_${n}_current_address`])).toEqual([
+        ['phone_1_owner', 'phone_1_resident', 'phone_1_current_address'],
+        ['phone_2_owner', 'phone_2_resident', 'phone_2_current_address'],
+      ]);
+      // The owner's two phones, then the tenant's one: never the tenant's number as the owner's.
+      expect(
+        [1, 2, 3].map((n) => [`phone_${n}`, `phone_${n}_owner`, `phone_${n}_resident`].map((c) => at(owned!, c))),
+      ).toEqual([
+        [expect.stringMatching(/^\+1512/), 'true', 'false'],
+        [expect.stringMatching(/^\+1737/), 'true', 'false'],
+        [expect.stringMatching(/^\+1214/), 'false', 'true'],
+      ]);
+      expect(at(owned!, 'phone_1_current_address')).toBe('9 Elm St, Dallas, TX 75201');
+      expect(at(owned!, 'phone_3_current_address')).toBe('5 Owned Rd, Austin, TX 78701');
+      expect(at(owned!, 'owners_of_record')).toBe('Ann Lee; =Bob Lee Trust');
+      expect(at(owned!, 'mailing_address_used')).toBe('PO Box 12, Dallas, TX 75201');
+      // Nobody found: the record is still named.
+      expect(at(nobody!, 'status')).toBe('no_match');
+      expect(at(nobody!, 'owners_of_record')).toBe('Ann Lee; =Bob Lee Trust');
+      // The caller's mailing address wins over the record's.
+      expect(at(given!, 'mailing_address_used')).toBe('PO Box 99, Houston, TX 77001');
+
+      const docs = (
+        await request(app).get(`${V1}/${body.id}/results?format=ndjson`).set('X-Test-Account', 'acct-owned')
+      ).text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(docs[0]).toMatchObject({ row: 1, owners_of_record: OWNED_RECORD, mailing_address: OWNED_MAILING });
+      expect(docs[0].results.map((r: { owner: boolean; resident: boolean }) => [r.owner, r.resident])).toEqual([
+        [true, false],
+        [false, true],
+      ]);
+      expect(docs[1]).toMatchObject({ row: 2, status: 'no_match', owners_of_record: OWNED_RECORD });
+      const mailing = { street_address: 'PO Box 99', city: 'Houston', state: 'TX', zip_code: '77001' };
+      expect(docs[2]).toMatchObject({
+        row: 3,
+        property: { street_address: '7 Owned Rd', mailing_address: mailing, apn: '042-7' },
+        mailing_address: mailing,
+      });
+      // The same facts as GET /property/skiptrace/{id} answers.
+      for (const doc of [docs[0], docs[2]]) {
+        const one = await getProperty(system.db, 'acct-owned', String(doc.id));
+        const { row: _row, ...asExported } = doc;
+        expect(toResponse(one!)).toEqual(asExported);
+      }
+    });
+
     it('decodes a declared charset, UTF-16 without a BOM and gzip; refuses what it cannot decode or parse', async () => {
       const csv = 'street_address,city,state,zip_code,first_name\n1 Main St,Austin,TX,78701,Jänet\n';
       const send = (body: Buffer, type: string, headers: Record<string, string> = {}) =>
@@ -289,6 +349,68 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       });
       const kept = await system.db.query(`SELECT id FROM batches WHERE account_id = 'acct-bomb'`);
       expect(kept.rows).toEqual([]);
+    });
+
+    it('refuses 5 MB of NDJSON whose every line brings new keys past the column limit, fast, keeping nothing (#22 defect 3)', async () => {
+      const wide = buildApp(system.db, system.bus, { maxRows: 1_000_000 });
+      const address = '"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701"';
+      const lines: string[] = [];
+      for (let i = 0, size = 0; size < 5_000_000; i++) {
+        const line = `{${address},"k${i}a":"${'v'.repeat(20)}","k${i}b":${i}}`;
+        lines.push(line);
+        size += line.length + 1;
+      }
+      const started = performance.now();
+      const res = await request(wide)
+        .post(V1)
+        .set('Content-Type', 'application/x-ndjson')
+        .set('X-Test-Account', 'acct-wide')
+        .send(`${lines.join('\n')}\n`);
+      const seconds = (performance.now() - started) / 1000;
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { error: 1000, message: expect.stringContaining('at most 200 columns') as unknown },
+      });
+      expect(seconds).toBeLessThan(10);
+      const kept = await system.db.query(`SELECT id FROM batches WHERE account_id = 'acct-wide'`);
+      expect(kept.rows).toEqual([]);
+    });
+
+    it('runs at most BATCH_EXPORTS_PER_ACCOUNT exports of an account at once: 429 with Retry-After past it (#22 defect 3)', async () => {
+      // The first export is held inside its first page query until the test lets it go.
+      let release!: () => void;
+      let held: Promise<void> | undefined;
+      let waiting = 0;
+      const gated = new Proxy(system.db, {
+        get(target, key) {
+          if (key !== 'query') return Reflect.get(target, key) as unknown;
+          return async (sql: string, params?: unknown[]) => {
+            if (held && sql.includes('row_number BETWEEN')) {
+              waiting++;
+              await held;
+            }
+            return target.query(sql, params);
+          };
+        },
+      });
+      const limited = buildApp(gated, system.bus, { exportsPerAccount: 1 });
+      const { body } = await upload(sampleCsv(3), 'text/csv', 'acct-export').expect(202);
+      const results = () => request(limited).get(`${V1}/${body.id}/results`).set('X-Test-Account', 'acct-export');
+      held = new Promise((resolve) => (release = resolve));
+      const first = results().then((r) => r);
+      await waitUntil(() => (waiting > 0 ? true : undefined), { timeoutMs: 10_000, message: 'first export running' });
+      const refused = await results();
+      expect({ status: refused.status, retryAfter: refused.headers['retry-after'], error: refused.body.error }).toEqual(
+        {
+          status: 429,
+          retryAfter: '5',
+          error: 1300,
+        },
+      );
+      release();
+      held = undefined;
+      expect((await first).status).toBe(200);
+      expect((await results()).status).toBe(200);
     });
 
     it.each([2_600, 12_000])(

@@ -2,7 +2,7 @@
  * Test wiring: the batch router behind a stand-in for the gateway's bearer middleware
  * (X-Test-Account / X-Test-Scopes headers), and a deterministic fake TraceEngine.
  */
-import type { ApiScope, Property, TraceResult } from '@skiptrace/contracts';
+import type { Address, ApiScope, OwnerOfRecord, Property, TraceResult } from '@skiptrace/contracts';
 import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { errorHandler, routeNotFound, silentLogger } from '@skiptrace/runtime';
@@ -44,12 +44,26 @@ export function buildApp(db: Database, bus: MessageBus, config: Partial<BatchesC
 /** People who "match" at a street "… CROWD …": more than the engine returns (it returns one). */
 export const CROWD = 12;
 
+/** The owners of record the fake engine finds at a street "… OWNED …" (a formula-like name among them). */
+export const OWNED_RECORD: OwnerOfRecord[] = [
+  { kind: 'person', name: 'Ann Lee', as_recorded: 'LEE ANN & =BOB', first_name: 'Ann', last_name: 'Lee' },
+  { kind: 'trust', name: '=Bob Lee Trust', as_recorded: 'LEE ANN & =BOB', last_name: 'Lee' },
+];
+/** The record's mailing address at a street "… OWNED …" (the caller's wins). */
+export const OWNED_MAILING: Address = { street_address: 'PO Box 12', city: 'Dallas', state: 'TX', zip_code: '75201' };
+
 /**
  * Street "… NOMATCH …" → no_match; otherwise one owner with two phones derived from the
  * address; at a street "… CROWD …" that owner is the best of CROWD who matched (truncated).
+ * At a street "… OWNED …" the property has OWNED_RECORD: the first person is its absentee
+ * owner (living in Dallas), then a tenant with one phone; "… OWNED NOMATCH …" finds nobody
+ * but keeps the record.
  */
 export function fakeOutcome(p: Property): TraceOutcome {
-  if (/nomatch/i.test(p.street_address)) return { status: 'no_match', results: [], error: 'no owner found' };
+  const owned = /owned/i.test(p.street_address)
+    ? { owners_of_record: OWNED_RECORD, mailing_address: p.mailing_address ?? OWNED_MAILING }
+    : {};
+  if (/nomatch/i.test(p.street_address)) return { status: 'no_match', results: [], error: 'no owner found', ...owned };
   const n = [...p.street_address].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 10_000_000, 7);
   const digits = String(2_000_000 + (n % 7_000_000)).padStart(7, '0');
   const result: TraceResult = {
@@ -63,6 +77,33 @@ export function fakeOutcome(p: Property): TraceOutcome {
     ],
     emails: [],
   };
+  if (/owned/i.test(p.street_address)) {
+    const home = { street_address: p.street_address, city: p.city, state: p.state, zip_code: p.zip_code };
+    const tenant: TraceResult = {
+      first_name: 'Tia',
+      last_name: 'Tenant',
+      confidence: 0.7,
+      reasons: ['address'],
+      owner: false,
+      resident: true,
+      current_address: home,
+      addresses: [{ ...home, first_seen: '2022' }],
+      phones: [{ number: `+1214${digits}`, type: 'mobile', dnc: false, litigator: false, first_seen: '2022' }],
+      emails: [],
+    };
+    const away = { street_address: '9 Elm St', city: 'Dallas', state: 'TX', zip_code: '75201' };
+    const owner: TraceResult = {
+      ...result,
+      owner: true,
+      resident: false,
+      current_address: away,
+      addresses: [
+        { ...away, first_seen: '2019-05' },
+        { ...home, first_seen: '2008', last_seen: '2019-04' },
+      ],
+    };
+    return { status: 'completed', results: [owner, tenant], ...owned };
+  }
   return /crowd/i.test(p.street_address)
     ? { status: 'completed', results: [result], matched: CROWD }
     : { status: 'completed', results: [result] };

@@ -5,8 +5,8 @@ import { csvLine, csvHeader, exportColumns } from '../src/export.ts';
 import { validateRow } from '../src/ingest.ts';
 import { sourceFor, type Format, type SourceItem } from '../src/sources.ts';
 
-async function read(format: Format, chunks: string[], maxRowBytes = 1000) {
-  const source = sourceFor(format, Readable.from(chunks.map((c) => Buffer.from(c))), maxRowBytes);
+async function read(format: Format, chunks: string[], maxRowBytes = 1000, maxColumns = 200) {
+  const source = sourceFor(format, Readable.from(chunks.map((c) => Buffer.from(c))), { maxRowBytes, maxColumns });
   const items: SourceItem[] = [];
   for await (const item of source.items) items.push(item);
   return { columns: source.columns, items };
@@ -53,6 +53,26 @@ describe('NDJSON source', () => {
       { invalid: 'row must be a JSON object', text: '[1]' },
       { cells: [undefined, 'y'] },
     ]);
+  });
+});
+
+describe('the column limit (#22 defect 3)', () => {
+  const refused = {
+    kind: 'validation_failed',
+    message: expect.stringContaining('at most 3 columns') as unknown,
+  };
+  it('refuses the first key past the limit, in NDJSON and JSON, however the keys are spread', async () => {
+    const lines = ['{"a":1,"b":2}', '{"c":3,"a":4}', '{"a":5}', '{"d":6}'];
+    await expect(read('ndjson', [lines.slice(0, 3).join('\n')], 1000, 3)).resolves.toMatchObject({
+      columns: ['a', 'b', 'c'],
+    });
+    await expect(read('ndjson', [lines.join('\n')], 1000, 3)).rejects.toMatchObject(refused);
+    await expect(read('json', [`[${lines.join(',')}]`], 1000, 3)).rejects.toMatchObject(refused);
+    await expect(read('json', ['[{"a":1,"b":2,"c":3,"d":4}]'], 1000, 3)).rejects.toMatchObject(refused);
+  });
+  it('refuses a CSV header with more fields than the limit', async () => {
+    await expect(read('csv', ['a,b,c\n1,2,3\n'], 1000, 3)).resolves.toMatchObject({ columns: ['a', 'b', 'c'] });
+    await expect(read('csv', ['a,b,c,d\n1,2,3,4\n'], 1000, 3)).rejects.toMatchObject(refused);
   });
 });
 
@@ -153,9 +173,9 @@ describe('CSV export lines', () => {
     emails,
   });
 
-  it('keeps the input columns, then five phone groups with their person, confidence, status, error, truncated, total', () => {
+  it('keeps the input columns, then five phone groups with their person, the owner facts, confidence, status, error, truncated, total', () => {
     const header = csvHeader(['Address', 'Zip']).trim().split(',');
-    expect(header.slice(0, 9)).toEqual([
+    expect(header.slice(0, 12)).toEqual([
       'Address',
       'Zip',
       'phone_1',
@@ -165,14 +185,26 @@ describe('CSV export lines', () => {
       'phone_1_first_name',
       'phone_1_last_name',
       'phone_1_emails',
+      'phone_1_owner',
+      'phone_1_resident',
+      'phone_1_current_address',
     ]);
-    expect(header.slice(-6)).toEqual(['phone_5_emails', 'confidence', 'status', 'error', 'truncated', 'people_total']);
-    expect(header).toHaveLength(2 + 35 + 5);
+    expect(header.slice(-8)).toEqual([
+      'phone_5_current_address',
+      'owners_of_record',
+      'mailing_address_used',
+      'confidence',
+      'status',
+      'error',
+      'truncated',
+      'people_total',
+    ]);
+    expect(header).toHaveLength(2 + 50 + 2 + 5);
     const line = csvLine(
       { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
       2,
     );
-    expect(line).toBe(`"1 ""A""",x,${','.repeat(35)},rejected,"zip_code: bad, really",,\n`);
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(52)},rejected,"zip_code: bad, really",,\n`);
   });
 
   it('puts each phone beside its own person, best person first, at most five', () => {
@@ -183,13 +215,22 @@ describe('CSV export lines', () => {
     const line = csvLine(
       {
         kind: 'traced',
-        row: { row_number: 1, status: 'completed', error: null, results, people_total: null, input: ['1 Main St'] },
+        row: {
+          row_number: 1,
+          status: 'completed',
+          error: null,
+          results,
+          people_total: null,
+          owner_facts: null,
+          input: ['1 Main St'],
+        },
       },
       1,
     );
     const cells = line.trim().split(',');
-    expect(cells).toHaveLength(1 + 35 + 5);
-    expect(cells.slice(1, 8)).toEqual([
+    expect(cells).toHaveLength(1 + 50 + 2 + 5);
+    // Results from before the owner model say neither owner nor resident: blank, not false.
+    expect(cells.slice(1, 11)).toEqual([
       '+15125550101',
       'mobile',
       'false',
@@ -197,16 +238,28 @@ describe('CSV export lines', () => {
       'Jane',
       'Roe',
       'jane@example.com; j.roe@example.com',
+      '',
+      '',
+      '',
     ]);
-    expect(cells.slice(15, 22)).toEqual(['+15125550103', 'mobile', 'false', 'false', 'John', 'Roe', '']);
-    expect(cells.slice(29, 36)).toEqual(['+15125550105', 'mobile', 'false', 'false', 'John', 'Roe', '']);
+    expect(cells.slice(21, 31)).toEqual(['+15125550103', 'mobile', 'false', 'false', 'John', 'Roe', '', '', '', '']);
+    expect(cells.slice(41, 51)).toEqual(['+15125550105', 'mobile', 'false', 'false', 'John', 'Roe', '', '', '', '']);
+    expect(cells.slice(51, 53)).toEqual(['', '']);
     expect(line).not.toContain('+15125550109');
     expect(cells.slice(-5)).toEqual(['0.9', 'completed', '', 'false', '']);
   });
 
   it('says when more people matched than were returned (truncated, people_total)', () => {
     const results = [person('Jane', ['+15125550101'])];
-    const row = { row_number: 1, status: 'completed', error: null, results, people_total: 14, input: ['1 Main St'] };
+    const row = {
+      row_number: 1,
+      status: 'completed',
+      error: null,
+      results,
+      people_total: 14,
+      owner_facts: null,
+      input: ['1 Main St'],
+    };
     expect(csvLine({ kind: 'traced', row }, 1).trim().split(',').slice(-5)).toEqual([
       '0.9',
       'completed',
@@ -216,6 +269,36 @@ describe('CSV export lines', () => {
     ]);
     const pending = { ...row, status: 'pending', results: [], people_total: null };
     expect(csvLine({ kind: 'traced', row: pending }, 1).split(',').slice(-5)).toEqual(['', 'pending', '', '', '\n']);
+  });
+
+  it('flags each phone’s person as owner or resident with their current address; names the owners of record and the mailing address, neutralised', () => {
+    const home = { street_address: '1 Main St', city: 'Austin', state: 'TX', zip_code: '78701' };
+    const away = { street_address: '9 Elm St, Apt 2', city: 'Dallas', state: 'TX', zip_code: '75201' };
+    const results = [
+      { ...person('Ann', ['+15125550101']), owner: true, resident: false, current_address: away },
+      { ...person('Tia', ['+15125550102']), owner: false, resident: true, current_address: home },
+    ];
+    const owner_facts = {
+      owners_of_record: [
+        { kind: 'trust' as const, name: '=Bob Lee Trust', as_recorded: '=BOB LEE TR & LEE ANN' },
+        { kind: 'person' as const, name: 'Ann Lee', as_recorded: '=BOB LEE TR & LEE ANN' },
+      ],
+      mailing_address: { street_address: '@PO Box 12', city: 'Dallas', state: 'TX', zip_code: '75201' },
+    };
+    const row = {
+      row_number: 1,
+      status: 'completed',
+      error: null,
+      results,
+      people_total: null,
+      owner_facts,
+      input: ['x'],
+    };
+    const line = csvLine({ kind: 'traced', row }, 1);
+    expect(line).toContain(',Ann,Roe,,true,false,"9 Elm St, Apt 2, Dallas, TX 75201",');
+    expect(line).toContain(',Tia,Roe,,false,true,"1 Main St, Austin, TX 78701",');
+    // A name the roll wrote like a formula stays text: the cell starts with the quote, not "=".
+    expect(line).toContain(`,"'=Bob Lee Trust; Ann Lee","'@PO Box 12, Dallas, TX 75201",0.9,completed,`);
   });
 
   it("never repeats a caller's column: the export's columns take a shared prefix instead", () => {

@@ -19,3 +19,14 @@ export function phone(e164: string): string {
   const m = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
   return m ? `(${m[1]}) ${m[2]}-${m[3]}` : e164;
 }
+
+/**
+ * When an address or a phone was seen, at the precision the data gives (YYYY, YYYY-MM or
+ * YYYY-MM-DD): "2008 – 2019-04", "since 2019-05", "until 2012", "—" without dates.
+ */
+export function seenSpan(first?: string, last?: string): string {
+  if (first && last) return first === last ? first : `${first} – ${last}`;
+  if (first) return `since ${first}`;
+  if (last) return `until ${last}`;
+  return '—';
+}

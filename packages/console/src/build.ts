@@ -35,8 +35,9 @@ export async function sourceHash(): Promise<string> {
     fileURLToPath(import.meta.url),
     join(packageDir, 'src', 'vite-build.ts'),
     join(packageDir, 'package.json'),
-    // Bundled from other packages of the repository: the mapping pre-fill and the API client.
+    // Bundled from other packages of the repository: the mapping pre-fill, the owner texts and the API client.
     resolve(packageDir, '../../packages/batches/src/column-rules.ts'),
+    resolve(packageDir, '../../packages/batches/src/owner-text.ts'),
     resolve(packageDir, '../../packages/client/src/index.ts'),
   ];
   for (const file of files) {

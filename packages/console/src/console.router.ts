@@ -1,7 +1,8 @@
 /**
  * Serves the built console under /console: hashed assets (cached for a year), config.json
  * (where the OAuth server is and which client id to use), an optional sample file, and
- * index.html for every other path so the app's own routes survive a reload.
+ * index.html for every other path so the app's own routes survive a reload. A missing
+ * asset is not one of those routes: it leaves the router, and the app's 404 answers it.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -65,7 +66,9 @@ export async function createConsoleRouter(options: ConsoleRouterOptions): Promis
   }
   router.use(
     '/assets',
-    express.static(join(options.dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
+    express.static(join(options.dir, 'assets'), { immutable: true, maxAge: '365d' }),
+    // Not index.html (a script tag would get a page), not the stat error (a 500): the app's 404.
+    (_req, _res, next) => next('router'),
   );
   router.use(express.static(options.dir, { index: false, maxAge: 0 }));
   router.get('/{*path}', (_req, res) => {

@@ -27,6 +27,8 @@ describe('console router: the sample CSV', () => {
         sampleCsv,
       }),
     );
+    // What leaves the router: the app's 404 (finishApp's routeNotFound in the gateway).
+    app.use((_req, res) => void res.status(404).json({ error: 1200, message: 'not found by the app' }));
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/console`;
@@ -39,6 +41,19 @@ describe('console router: the sample CSV', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain('sample-properties.csv');
     expect(await res.text()).toContain('1 Main St');
+  });
+
+  it('leaves a missing asset to the app: 404, never index.html or a 500 (#22 defect 8)', async () => {
+    for (const path of ['/assets/missing.js', '/assets/', '/assets/deep/er.css', '/assets/..%2findex.html']) {
+      const res = await fetch(`${base}${path}`);
+      expect({ path, status: res.status, body: await res.json() }).toEqual({
+        path,
+        status: 404,
+        body: { error: 1200, message: 'not found by the app' },
+      });
+    }
+    // The app's own routes still get index.html.
+    expect(await (await fetch(`${base}/batches/42`)).text()).toContain('<title>console</title>');
   });
 
   it('announces the sample in config.json', async () => {

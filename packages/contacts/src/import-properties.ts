@@ -363,6 +363,8 @@ export async function importProperties(
   let order: NameOrder | undefined;
   let conflicts = false;
   let pending: { head: string; tail: string; names: string[] }[] = [];
+  /** The batch being written: the next one is read and prepared meanwhile, and waits for it. */
+  let inflight: Promise<void> = Promise.resolve();
   const write = async (): Promise<void> => {
     if (pending.length === 0) return;
     // The file's name order, from its first batch: rolls write "SMITH JOHN A", many list
@@ -371,6 +373,12 @@ export async function importProperties(
     const orderCopy = `\t${order}\t`;
     const lines = pending.map((p) => p.head + orderCopy + p.tail);
     pending = [];
+    await inflight;
+    inflight = store(lines);
+    // Until awaited (next write, or the end), a failure is not an unhandled rejection.
+    inflight.catch(() => undefined);
+  };
+  const store = async (lines: string[]): Promise<void> => {
     // Straight into property_records until a batch meets a parcel already stored (or
     // repeated in the file): COPY fails as a whole on the unique record_key, and from then
     // on every batch is staged and upserted (a newer record replaces the stored one).
@@ -410,7 +418,9 @@ export async function importProperties(
       if (pending.length >= batchSize) await write();
     }
     await write();
+    await inflight;
   } finally {
+    await inflight.catch(() => undefined);
     await records.return?.(undefined);
     await db.query(`DROP TABLE IF EXISTS ${table}`);
   }

@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorBody, type ErrorName } from '@skiptrace/contracts';
+import { ERROR_CODES, type ErrorBody, type ErrorName, type OAuthError } from '@skiptrace/contracts';
+import type { Request, Response } from 'express';
 
 /**
  * An error the API answers with: HTTP status and numeric code come from the contracts'
@@ -52,3 +53,31 @@ export const notFound = (what = 'resource'): ApiError => new ApiError('not_found
 
 export const unavailable = (what: string, retryAfterSeconds = 5): ApiError =>
   new ApiError('unavailable', `${what} is unavailable, retry later`, { 'Retry-After': String(retryAfterSeconds) });
+
+/**
+ * The OAuth server's paths (services/auth): their errors take RFC 6749's shape
+ * `{error, error_description}` (docs/oauth.md), whichever app of the process answers them
+ * (the input boundary and the error middleware of the one-process system and of the auth
+ * service run before and after it).
+ */
+const OAUTH_SURFACE = /^\/(oauth|\.well-known|interaction)(?=[/?]|$)/;
+
+/** RFC 6749's codes (and this server's `rate_limited`) for the API's; the rest are the client's `invalid_request`. */
+const OAUTH_CODES: Partial<Record<ErrorName, string>> = {
+  unavailable: 'temporarily_unavailable',
+  internal: 'server_error',
+  rate_limited: 'rate_limited',
+};
+
+/** An API error in RFC 6749's shape. */
+export const oauthErrorBody = (err: ApiError): OAuthError => ({
+  error: OAUTH_CODES[err.kind] ?? 'invalid_request',
+  error_description: err.message,
+});
+
+/** Answers `err` in the error shape of the request's surface: the OAuth server's, or the API's Error body. */
+export function sendError(req: Request, res: Response, err: ApiError): void {
+  res.status(err.status).set(err.headers);
+  if (OAUTH_SURFACE.test(req.originalUrl)) res.set('Cache-Control', 'no-store').json(oauthErrorBody(err));
+  else res.json(err.body());
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Application, ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ERROR_CODES, type ErrorName } from '@skiptrace/contracts';
-import { ApiError, DependencyUnavailableError } from './api-error.ts';
+import { ApiError, DependencyUnavailableError, sendError } from './api-error.ts';
 
 /** Who is calling: from a verified access token. Data is scoped by accountId. */
 export interface AuthContext {
@@ -85,7 +85,7 @@ function toApiError(err: unknown): ApiError | undefined {
   return kind ? new ApiError(kind, e.message || ERROR_CODES[kind].meaning) : undefined;
 }
 
-/** The one error middleware: every failure leaves as the seed's Error object. */
+/** The one error middleware: every failure leaves as the seed's Error object (RFC 6749's under the OAuth server's paths). */
 export function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const apiError = toApiError(err);
@@ -99,7 +99,7 @@ export function errorHandler(): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    res.status(out.status).set(out.headers).json(out.body());
+    sendError(req, res, out);
   };
 }
 

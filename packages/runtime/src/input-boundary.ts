@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
-import { ApiError } from './api-error.ts';
+import { ApiError, sendError } from './api-error.ts';
 
 /**
  * C0 controls other than tab, LF and CR, and DEL. PostgreSQL cannot store NUL in text or
@@ -162,9 +162,9 @@ export function inputBoundary(options: InputBoundaryOptions = {}): RequestHandle
         );
       }
     } catch (err) {
-      const out = err as ApiError;
       // The body is not read: close the connection after the answer rather than drain it.
-      res.status(out.status).set(out.headers).set('Connection', 'close').json(out.body());
+      res.set('Connection', 'close');
+      sendError(req, res, err as ApiError);
       return;
     }
     next();

@@ -11,7 +11,7 @@ import type Provider from 'oidc-provider';
 import type { JWK } from 'jose';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
-import { inputBoundary, labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
+import { errorHandler, inputBoundary, labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
 import { createAccounts, type Accounts } from '@skiptrace/accounts';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
@@ -151,6 +151,9 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
     labelRoute(req, providerRoute(req.path));
     return handle(req, res);
   });
+  // What failed in the Express part (a limit whose store is down, a form that cannot be
+  // read) in RFC 6749's shape: 503 temporarily_unavailable with Retry-After for an outage.
+  app.use(errorHandler());
 
   const purge = setInterval(() => {
     purgeExpired(db).catch((err: unknown) => log.warn({ err }, 'purging expired oidc artefacts failed'));

@@ -8,10 +8,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { cleanBody } from '@skiptrace/runtime';
+import { cleanBody, DependencyUnavailableError } from '@skiptrace/runtime';
 import type { Accounts } from '@skiptrace/accounts';
 import type { AbuseControls } from './abuse.ts';
-import { consentPage, errorPage, loginPage } from './views.ts';
+import { consentPage, errorPage, loginPage, unavailablePage } from './views.ts';
 
 const CSRF_COOKIE = 'skiptrace_csrf';
 
@@ -135,6 +135,10 @@ export function createInteractionsRouter({ provider, accounts, abuse, secureCook
   });
 
   router.use('/interaction', ((err, _req, res, next) => {
+    if (err instanceof DependencyUnavailableError) {
+      res.set('Retry-After', String(err.retryAfterSeconds));
+      return send(res, 503, unavailablePage(err));
+    }
     if (!(err instanceof errors.OIDCProviderError)) return next(err);
     const expired = err instanceof errors.SessionNotFound;
     send(

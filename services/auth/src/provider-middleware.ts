@@ -12,10 +12,16 @@
  * - a path or method the provider does not serve: its router leaves a bare 404 ("Not
  *   Found" as text); answered instead in the OAuth error shape, 405 with `Allow` when the
  *   path exists under another method.
+ * - a store that is down (Redis holding sign-ins in progress and the limits, the database):
+ *   the provider would answer `server_error` 500 (a page at /oauth/authorize, JSON
+ *   elsewhere, or a redirect to the client); answered instead 503 with Retry-After, as a
+ *   page where a person is looking and `temporarily_unavailable` JSON otherwise.
  */
 import type Provider from 'oidc-provider';
+import { DependencyUnavailableError } from '@skiptrace/runtime';
 import type { Accounts } from '@skiptrace/accounts';
 import type { AbuseControls } from './abuse.ts';
+import { unavailablePage } from './views.ts';
 
 const GRANT_NOT_ALLOWED = 'requested grant type is not allowed for this client';
 
@@ -35,12 +41,46 @@ function endpoints(registration: boolean): Map<string, string> {
   return map;
 }
 
+/** The context of provider.use's middleware. */
+type ProviderContext = Parameters<Parameters<Provider['use']>[0]>[0];
+
+/** Routes where a person's browser is looking: an outage is a page there. */
+const PAGE_ROUTES = new Set(['authorization', 'resume', 'end_session', 'end_session_confirm', 'end_session_success']);
+
+/** 503 with Retry-After for an outage of a store, replacing whatever the provider answered. */
+function answerUnavailable(ctx: ProviderContext, outage: DependencyUnavailableError): void {
+  ctx.status = 503;
+  ctx.remove('Location');
+  ctx.set({ 'Retry-After': String(outage.retryAfterSeconds), 'Cache-Control': 'no-store' });
+  if (PAGE_ROUTES.has(ctx.oidc?.route ?? '')) {
+    ctx.type = 'html';
+    ctx.body = unavailablePage(outage);
+  } else ctx.body = { error: 'temporarily_unavailable', error_description: outage.publicMessage };
+}
+
 export function installProviderMiddleware(
   provider: Provider,
   deps: { accounts: Accounts; abuse: AbuseControls; registration: boolean },
 ): void {
   const served = endpoints(deps.registration);
+  // The provider reports what its routes' error handlers caught as server_error (and
+  // renders it before this middleware sees the answer): outages are remembered per request.
+  const outages = new WeakMap<object, DependencyUnavailableError>();
+  provider.on('server_error', (ctx: object, err: unknown) => {
+    if (err instanceof DependencyUnavailableError) outages.set(ctx, err);
+  });
   provider.use(async (ctx, next) => {
+    try {
+      await postProcess(ctx, next);
+    } catch (err) {
+      if (!(err instanceof DependencyUnavailableError)) throw err;
+      outages.set(ctx, err);
+    }
+    const outage = outages.get(ctx);
+    if (outage) answerUnavailable(ctx, outage);
+  });
+
+  async function postProcess(ctx: ProviderContext, next: () => Promise<unknown>): Promise<void> {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) {
       const allow = served.get(ctx.path);
@@ -75,5 +115,5 @@ export function installProviderMiddleware(
       const record = await deps.accounts.findClient(body.client_id);
       if (record) body.account_id = record.accountId;
     }
-  });
+  }
 }

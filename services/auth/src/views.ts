@@ -76,6 +76,14 @@ export function errorPage(input: { title: string; message: string }): string {
   );
 }
 
+/** The page of a sign-in step a store outage stopped (answered 503 with Retry-After). */
+export function unavailablePage(outage: { publicMessage: string; retryAfterSeconds: number }): string {
+  return errorPage({
+    title: 'Sign-in temporarily unavailable',
+    message: `${outage.publicMessage}: try again in ${outage.retryAfterSeconds} seconds.`,
+  });
+}
+
 /**
  * RP-initiated logout: the confirmation (around the provider's own form, which carries its
  * xsrf token) and the page shown when no post-logout redirect was asked for.

@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../src/cli.ts';
 import { commands } from '../src/commands/index.ts';
 
+/** Spawns load the module graph and PGlite: seconds apiece on a loaded 2-core machine. */
+const SPAWN_TEST_MS = 180_000;
+
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 async function cli(...argv: string[]) {
@@ -100,23 +103,31 @@ describe('errors', () => {
 });
 
 describe('secrets off the command line', () => {
-  it('users create takes the password from SKIPTRACE_PASSWORD or --password-file', async () => {
-    const fromEnv = await spawnCli(['users', 'create', '--email', 'env@example.test'], {
-      SKIPTRACE_PASSWORD: 'correct horse battery',
-    });
-    expect(fromEnv.code).toBe(0);
-    expect(JSON.parse(fromEnv.stdout).user.email).toBe('env@example.test');
-    const file = join(dir, 'password');
-    await writeFile(file, 'another long password\n');
-    const fromFile = await spawnCli(['users', 'create', '--email', 'file@example.test', '--password-file', file]);
-    expect(fromFile.code).toBe(0);
-  }, 60_000);
+  it(
+    'users create takes the password from SKIPTRACE_PASSWORD or --password-file',
+    async () => {
+      const fromEnv = await spawnCli(['users', 'create', '--email', 'env@example.test'], {
+        SKIPTRACE_PASSWORD: 'correct horse battery',
+      });
+      expect(fromEnv.code).toBe(0);
+      expect(JSON.parse(fromEnv.stdout).user.email).toBe('env@example.test');
+      const file = join(dir, 'password');
+      await writeFile(file, 'another long password\n');
+      const fromFile = await spawnCli(['users', 'create', '--email', 'file@example.test', '--password-file', file]);
+      expect(fromFile.code).toBe(0);
+    },
+    SPAWN_TEST_MS,
+  );
 
-  it('asks for the password only on a terminal, else says where to put it', async () => {
-    const res = await spawnCli(['users', 'create', '--email', 'none@example.test']);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain('password is required: --password-file FILE, SKIPTRACE_PASSWORD, or a terminal');
-  }, 60_000);
+  it(
+    'asks for the password only on a terminal, else says where to put it',
+    async () => {
+      const res = await spawnCli(['users', 'create', '--email', 'none@example.test']);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain('password is required: --password-file FILE, SKIPTRACE_PASSWORD, or a terminal');
+    },
+    SPAWN_TEST_MS,
+  );
 });
 
 it('has a bin entry that runs the executable', async () => {

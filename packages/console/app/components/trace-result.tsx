@@ -1,7 +1,16 @@
-/** One PropertyResponse: each person with confidence and reasons, each phone with its flags. */
+/**
+ * One PropertyResponse: the owners of record and the mailing address used, then each person
+ * with their relation to the property (owner, resident), confidence and reasons, current
+ * address and address history, each phone with its dates and flags. Every value is text
+ * React escapes; nothing is rendered as HTML.
+ */
+import { addressLine } from '@skiptrace/batches/owner-text';
 import type { PropertyResponse } from '../api.ts';
-import { phone, when } from '../format.ts';
+import { phone, seenSpan, when } from '../format.ts';
+import { noOwnerAmong, rolesOf, type Person } from '../owners.ts';
 import { Badge, Empty, StatusBadge } from './ui.tsx';
+
+const fullName = (p: Person) => [p.first_name, p.middle_name, p.last_name].filter(Boolean).join(' ');
 
 export function TraceResultView({ result }: { result: PropertyResponse }) {
   const p = result.property;
@@ -9,9 +18,10 @@ export function TraceResultView({ result }: { result: PropertyResponse }) {
     <div className="trace-result">
       <div className="result-head">
         <div>
-          <h3>{p ? `${p.street_address}, ${p.city}, ${p.state} ${p.zip_code}` : `Property ${result.id}`}</h3>
+          <h3>{p ? addressLine(p) : `Property ${result.id}`}</h3>
           <p className="muted">
-            Property {result.id} · traced {when(result.completed_at ?? result.created_at)}
+            Property {result.id}
+            {p?.apn && ` · APN ${p.apn}`} · traced {when(result.completed_at ?? result.created_at)}
           </p>
         </div>
         <StatusBadge status={result.status} />
@@ -20,7 +30,14 @@ export function TraceResultView({ result }: { result: PropertyResponse }) {
       {result.status === 'pending' && (
         <p className="muted">Still running — the result appears here when it is ready.</p>
       )}
+      <OwnerFacts result={result} />
       {result.status === 'no_match' && <Empty>No owner found at this address.</Empty>}
+      {noOwnerAmong(result) && (
+        <p className="notice warn" role="note" aria-label="No owner found">
+          None of the people found is an owner of record: they live at the property, and their phones are not the
+          owner&apos;s.
+        </p>
+      )}
       {result.truncated && (
         <p className="notice warn" role="note" aria-label="Not everyone shown">
           {result.results.length > 0
@@ -30,66 +47,122 @@ export function TraceResultView({ result }: { result: PropertyResponse }) {
         </p>
       )}
       {result.results.map((person, i) => (
-        <article className="person" key={i} aria-label={`${person.first_name} ${person.last_name}`}>
-          <header>
-            <h4>
-              {person.first_name} {person.last_name}
-              {i === 0 && <Badge tone="info">best match</Badge>}
-            </h4>
-            <div className="confidence" title="Match confidence">
-              <meter
-                min={0}
-                max={1}
-                low={0.5}
-                high={0.8}
-                optimum={1}
-                value={person.confidence}
-                aria-label="Confidence"
-              />
-              <span>{Math.round(person.confidence * 100)} %</span>
-            </div>
-          </header>
-          {person.reasons.length > 0 && (
-            <ul className="reasons" aria-label="Reasons">
-              {person.reasons.map((r) => (
-                <li key={r}>{r.replace(/_/g, ' ')}</li>
-              ))}
-            </ul>
-          )}
-          {person.phones.length > 0 ? (
-            <table className="table compact">
-              <caption className="sr-only">
-                Phones of {person.first_name} {person.last_name}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Phone</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">DNC</th>
-                  <th scope="col">Litigator</th>
-                </tr>
-              </thead>
-              <tbody>
-                {person.phones.map((ph) => (
-                  <tr key={ph.number}>
-                    <td className="mono">{phone(ph.number)}</td>
-                    <td>{ph.type}</td>
-                    <td>{ph.dnc ? <Badge tone="bad">DNC</Badge> : <span className="muted">no</span>}</td>
-                    <td>{ph.litigator ? <Badge tone="bad">litigator</Badge> : <span className="muted">no</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : (
-            <p className="muted">No phone numbers.</p>
-          )}
-          {person.emails.length > 0 && (
-            <p className="emails">
-              <span className="muted">Email:</span> {person.emails.join(', ')}
-            </p>
-          )}
-        </article>
+        <PersonView key={i} person={person} best={i === 0} />
       ))}
     </div>
+  );
+}
+
+/** The property's owners of record (with their kind) and the owner's mailing address the trace used. */
+function OwnerFacts({ result }: { result: PropertyResponse }) {
+  const owners = result.owners_of_record ?? [];
+  if (owners.length === 0 && !result.mailing_address) return null;
+  return (
+    <section className="owner-facts" aria-label="Ownership">
+      {owners.length > 0 && (
+        <>
+          <h4>Owners of record</h4>
+          <ul className="owners">
+            {owners.map((o, i) => (
+              <li key={i}>
+                <Badge className="kind">{o.kind}</Badge> {o.name}
+                {o.as_recorded.toLowerCase() !== o.name.toLowerCase() && (
+                  <span className="muted"> · recorded as “{o.as_recorded}”</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {result.mailing_address && (
+        <p className="mailing">
+          <span className="muted">Mailing address used:</span> {addressLine(result.mailing_address)}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** A person's relation to the property as badges (Owner, Resident, …); none for a result that does not say. */
+export const RoleBadges = ({ person }: { person: Person }) =>
+  rolesOf(person).map((role) => (
+    <Badge key={role.label} tone={role.tone} className="role">
+      <span title={role.title}>{role.label}</span>
+    </Badge>
+  ));
+
+function PersonView({ person, best }: { person: Person; best: boolean }) {
+  const name = fullName(person);
+  return (
+    <article className="person" aria-label={name}>
+      <header>
+        <h4>
+          {name}
+          <RoleBadges person={person} />
+          {best && <Badge tone="info">best match</Badge>}
+        </h4>
+        <div className="confidence" title="Match confidence">
+          <meter min={0} max={1} low={0.5} high={0.8} optimum={1} value={person.confidence} aria-label="Confidence" />
+          <span>{Math.round(person.confidence * 100)} %</span>
+        </div>
+      </header>
+      {person.current_address && (
+        <p className="current-address">
+          <span className="muted">Current address:</span> {addressLine(person.current_address)}
+        </p>
+      )}
+      {person.reasons.length > 0 && (
+        <ul className="reasons" aria-label="Reasons">
+          {person.reasons.map((r) => (
+            <li key={r}>{r.replace(/_/g, ' ')}</li>
+          ))}
+        </ul>
+      )}
+      {person.phones.length > 0 ? (
+        <table className="table compact">
+          <caption className="sr-only">Phones of {name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Phone</th>
+              <th scope="col">Type</th>
+              <th scope="col">Seen</th>
+              <th scope="col">DNC</th>
+              <th scope="col">Litigator</th>
+            </tr>
+          </thead>
+          <tbody>
+            {person.phones.map((ph) => (
+              <tr key={ph.number}>
+                <td className="mono">{phone(ph.number)}</td>
+                <td>{ph.type}</td>
+                <td className="nowrap">{seenSpan(ph.first_seen, ph.last_seen)}</td>
+                <td>{ph.dnc ? <Badge tone="bad">DNC</Badge> : <span className="muted">no</span>}</td>
+                <td>{ph.litigator ? <Badge tone="bad">litigator</Badge> : <span className="muted">no</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No phone numbers.</p>
+      )}
+      {person.emails.length > 0 && (
+        <p className="emails">
+          <span className="muted">Email:</span> {person.emails.join(', ')}
+        </p>
+      )}
+      {(person.addresses?.length ?? 0) > 0 && (
+        <div className="addresses">
+          <h5>Address history</h5>
+          {/* Newest first, as the API orders them. */}
+          <ol aria-label={`Address history of ${name}`}>
+            {person.addresses!.map((a, i) => (
+              <li key={i}>
+                {addressLine(a)} <span className="muted nowrap">{seenSpan(a.first_seen, a.last_seen)}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </article>
   );
 }

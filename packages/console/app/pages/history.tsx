@@ -1,16 +1,14 @@
 /** History: the account's results, newest first, a page at a time, each with erase. */
-import { useEffect, useState } from 'react';
+import { addressLine } from '@skiptrace/batches/owner-text';
+import { useEffect, useState, type ReactNode } from 'react';
 import { erase, listTraces, type PropertyResponse } from '../api.ts';
-import { TraceResultView } from '../components/trace-result.tsx';
+import { RoleBadges, TraceResultView } from '../components/trace-result.tsx';
 import { Card, ConfirmButton, Empty, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
 import { when } from '../format.ts';
 
 const PAGE_SIZE = 20;
 
-function address(r: PropertyResponse): string {
-  const p = r.property;
-  return p ? `${p.street_address}, ${p.city}, ${p.state} ${p.zip_code}` : `Property ${r.id}`;
-}
+const address = (r: PropertyResponse): string => (r.property ? addressLine(r.property) : `Property ${r.id}`);
 
 export function HistoryPage() {
   const [rows, setRows] = useState<PropertyResponse[]>([]);
@@ -96,7 +94,14 @@ export function HistoryPage() {
                       result={r}
                       address={address(r)}
                       best={
-                        best ? `${best.first_name} ${best.last_name} (${Math.round(best.confidence * 100)} %)` : '—'
+                        best ? (
+                          <>
+                            {best.first_name} {best.last_name} ({Math.round(best.confidence * 100)} %){' '}
+                            <RoleBadges person={best} />
+                          </>
+                        ) : (
+                          '—'
+                        )
                       }
                       phones={r.results.reduce((n, p) => n + p.phones.length, 0)}
                       open={open === r.id}
@@ -117,7 +122,7 @@ export function HistoryPage() {
 function HistoryRow(props: {
   result: PropertyResponse;
   address: string;
-  best: string;
+  best: ReactNode;
   phones: number;
   open: boolean;
   onToggle: () => void;

@@ -117,7 +117,8 @@ export const exportBatch = defineRoute({
   summary: 'Streamed results in input order (CSV or NDJSON), partial while running',
   description:
     'CSV: the input columns, then five phone groups (phone_N, _type, _dnc, _litigator and the first name, ' +
-    'last name and emails of its person, best person first), confidence, status and error; when one of ' +
+    'last name, emails, owner and resident flags and current address of its person, best person first), ' +
+    'owners_of_record (names joined with "; ") and mailing_address_used, confidence, status and error; when one of ' +
     'these names is already an input column, all of them take the prefix result_. ' +
     'The format follows ?format=, else the Accept header, else CSV.',
   tag: 'Batches',
