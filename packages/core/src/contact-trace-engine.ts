@@ -2,6 +2,8 @@ import type { Address, Property, TraceResult } from '@skiptrace/contracts';
 import {
   CANDIDATE_LIMITS,
   findCandidates,
+  seenEnd,
+  seenStart,
   findPropertyRecords,
   loadPersonRows,
   storedDetailsOf,
@@ -21,6 +23,7 @@ import {
   type RankedCandidate,
 } from '@skiptrace/matching';
 import {
+  lifeOf,
   nameAgreement,
   ownerJson,
   ownersNamedBy,
@@ -94,6 +97,16 @@ interface OwnerMatch {
   mailing: boolean;
   /** The standardised address that tied them (for the confidence). */
   at: MatchQuery['address'];
+  /** Where the person lives now, if at a tie: their address seen last is the property's or the mailing address's. */
+  current: 'property' | 'mailing' | null;
+}
+
+/** What owner matching knows of a query's people beyond their rows in the pool. */
+interface PoolPeople {
+  life: (c: ContactCandidate) => { currentUnitKey: string; deceased: boolean };
+  /** Dwelling keys (unit keys) of the property's rows and of the mailing addresses' rows. */
+  property: Set<string>;
+  mailing: Set<string>;
 }
 
 const identityOf = (c: ContactCandidate): string => (c.personKey !== '' ? c.personKey : `row:${c.id}`);
@@ -109,8 +122,13 @@ function matchOwners(
   sought: Sought[],
   pool: { c: ContactCandidate; property: boolean; at: MatchQuery['address'] }[],
   confidence: Map<ContactCandidate, number>,
+  people: PoolPeople,
 ): OwnerMatch[] {
   const chosen = new Map<string, OwnerMatch>();
+  const currentOf = (c: ContactCandidate): OwnerMatch['current'] => {
+    const unit = people.life(c).currentUnitKey;
+    return people.property.has(unit) ? 'property' : people.mailing.has(unit) ? 'mailing' : null;
+  };
   for (const s of sought) {
     const byPerson = new Map<string, OwnerMatch>();
     for (const { c, property, at } of pool) {
@@ -118,14 +136,18 @@ function matchOwners(
       if (score === 0) continue;
       const id = identityOf(c);
       const known = byPerson.get(id);
-      if (known === undefined) byPerson.set(id, { c, sought: s, score, property, mailing: !property, at });
-      else {
+      if (known === undefined) {
+        byPerson.set(id, { c, sought: s, score, property, mailing: !property, at, current: currentOf(c) });
+      } else {
         known.property ||= property;
         known.mailing ||= !property;
         if (score > known.score) known.score = score;
       }
     }
-    const ties = (m: OwnerMatch): number => Number(m.property) + Number(m.mailing);
+    // The mailing address is where the owner's tax bill goes: a stronger tie than having
+    // lived at the property, which tenants share (a tenant Jose Flores at the rental, the
+    // owner Jose Flores at the mailing address).
+    const ties = (m: OwnerMatch): number => 2 * Number(m.mailing) + Number(m.property);
     // What tells two people apart; firstSeen and id only order the rest.
     const decisive = (a: OwnerMatch, b: OwnerMatch): number =>
       b.score - a.score || ties(b) - ties(a) || (confidence.get(b.c) ?? 0) - (confidence.get(a.c) ?? 0);
@@ -139,13 +161,47 @@ function matchOwners(
     // Two people who agree with a named owner alike (R Stephens: Richard or Rajesh) leave
     // the owner unknown rather than guessed.
     if (s.named && ranked.length > 1 && decisive(ranked[0]!, ranked[1]!) === 0) continue;
-    for (const match of s.named ? ranked.slice(0, 1) : eldest(ranked).slice(0, MAX_SURNAME_OWNERS)) {
+    for (const match of s.named ? ranked.slice(0, 1) : surnameOwners(ranked, people).slice(0, MAX_SURNAME_OWNERS)) {
       const id = identityOf(match.c);
       if (!chosen.has(id)) chosen.set(id, match);
     }
   }
   return [...chosen.values()];
 }
+
+/**
+ * The people behind an owner named by surname only (SMITH FAMILY TRUST): a surname is weak
+ * evidence, so only the living, tied by the mailing address or living at the property now
+ * (a former tenant of that surname is not the trust); those living at a tie now before the
+ * rest; then the eldest generation.
+ */
+function surnameOwners(matches: OwnerMatch[], people: PoolPeople): OwnerMatch[] {
+  const living = matches.filter((m) => !people.life(m.c).deceased && (m.mailing || m.current === 'property'));
+  const here = living.filter((m) => m.current !== null);
+  // The settlors first: those living at a tie now, who stayed there longest (grown children
+  // left earlier), who came first, the eldest.
+  const ordered = eldest(here.length > 0 ? here : living).sort(
+    (a, b) =>
+      Number(b.current !== null) - Number(a.current !== null) ||
+      cmp(seenEnd(b.c.lastSeen), seenEnd(a.c.lastSeen)) ||
+      cmp(seenStart(a.c.firstSeen), seenStart(b.c.firstSeen)) ||
+      (a.c.birthYear ?? 9999) - (b.c.birthYear ?? 9999),
+  );
+  const [first, second] = ordered;
+  if (first === undefined) return [];
+  // A second person only as the first one's partner: at the tie over the same years, and of
+  // the same generation when both birth years are known.
+  const partner =
+    second !== undefined &&
+    second.c.firstSeen.slice(0, 4) === first.c.firstSeen.slice(0, 4) &&
+    second.c.lastSeen.slice(0, 4) === first.c.lastSeen.slice(0, 4) &&
+    (first.c.birthYear === null ||
+      second.c.birthYear === null ||
+      Math.abs(first.c.birthYear - second.c.birthYear) < GENERATION_YEARS);
+  return partner ? [first, second] : [first];
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The surname matches of the eldest generation, eldest first (people without a birth year
@@ -155,9 +211,13 @@ function eldest(matches: OwnerMatch[]): OwnerMatch[] {
   const years = matches.map((m) => m.c.birthYear).filter((y): y is number => y !== null);
   if (years.length === 0) return matches;
   const first = Math.min(...years);
-  return matches
-    .filter((m) => m.c.birthYear === null || m.c.birthYear - first < GENERATION_YEARS)
-    .sort((a, b) => (a.c.birthYear ?? 9999) - (b.c.birthYear ?? 9999));
+  return matches.filter((m) => m.c.birthYear === null || m.c.birthYear - first < GENERATION_YEARS);
+}
+
+/** A row at an address key is at the query's dwelling: the query names no unit, or the row has the same one, or none. */
+function sameDwelling(address: MatchQuery['address'], c: ContactCandidate): boolean {
+  const building = `${address.key}|`;
+  return address.unitKey === building || c.unitKey === address.unitKey || c.unitKey === `${c.addressKey}|`;
 }
 
 /** The blocking keys of a mailing address a person can be found at (a street address; not a PO box). */
@@ -264,21 +324,23 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       const pool: { c: ContactCandidate; property: boolean; at: MatchQuery['address'] }[] = [];
       const inRank = new Set(ranked[i]!.map((r) => r.candidate.c));
       for (const c of found[i]!) {
-        if (c.addressKey === keys[i]!.addressKey || inRank.has(c)) pool.push({ c, property: true, at: q.address });
+        if (inRank.has(c) || (c.addressKey === keys[i]!.addressKey && sameDwelling(q.address, c))) {
+          pool.push({ c, property: true, at: q.address });
+        }
       }
       return pool;
     });
     mailingAt.forEach(({ i, key, at }, j) => {
-      for (const c of mailingFound[j]!) if (c.addressKey === key.addressKey) pools[i]!.push({ c, property: false, at });
+      for (const c of mailingFound[j]!) {
+        if (c.addressKey === key.addressKey && sameDwelling(at, c)) pools[i]!.push({ c, property: false, at });
+      }
     });
-    // The ranking's confidence breaks ties between people whose names agree alike (J Smith: John or Jane).
-    const rankedConfidence = ranked.map((list) => new Map(list.map((r) => [r.candidate.c, r.confidence])));
-    const ownerMatches = sought.map((s, i) => (s.length === 0 ? [] : matchOwners(s, pools[i]!, rankedConfidence[i]!)));
 
-    // Every row of the people chosen or living there, then the suppression flags of their phones.
+    // Every row of the people who may be owners or live there (one statement), read before
+    // the owners are chosen: where a person lives now decides between namesakes.
     const personKeys = new Set<string>();
-    ownerMatches.forEach((list, i) => {
-      for (const m of list) personKeys.add(m.c.personKey);
+    pools.forEach((pool, i) => {
+      for (const { c } of pool) if (sought[i]!.some((s) => nameAgreement(s, c) > 0)) personKeys.add(c.personKey);
       for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.c.personKey);
     });
     personKeys.delete('');
@@ -289,6 +351,24 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       const stored = storedDetailsOf(c);
       return [rowOfCandidate(c, stored?.phones ?? [], stored?.emails ?? [])];
     };
+    const lives = new Map<string, { currentUnitKey: string; deceased: boolean }>();
+    const life = (c: ContactCandidate) => {
+      const id = identityOf(c);
+      let known = lives.get(id);
+      if (known === undefined) lives.set(id, (known = lifeOf(rowsOf(c))));
+      return known;
+    };
+
+    // The ranking's confidence breaks ties between people whose names agree alike (J Smith: John or Jane).
+    const rankedConfidence = ranked.map((list) => new Map(list.map((r) => [r.candidate.c, r.confidence])));
+    const ownerMatches = sought.map((s, i) => {
+      if (s.length === 0) return [];
+      const property = new Set(pools[i]!.filter((e) => e.property).map((e) => e.c.unitKey));
+      const mailing = new Set(pools[i]!.filter((e) => !e.property).map((e) => e.c.unitKey));
+      return matchOwners(s, pools[i]!, rankedConfidence[i]!, { life, property, mailing });
+    });
+
+    // The suppression flags of the chosen people's phones.
     const numbers = new Set<string>();
     const wanted: ContactCandidate[] = [];
     ownerMatches.forEach((list, i) => {

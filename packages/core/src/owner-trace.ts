@@ -184,6 +184,13 @@ function newerFirst(
 
 const TYPE_RANK: Record<Phone['type'], number> = { mobile: 0, voip: 1, landline: 2, unknown: 3 };
 
+/** Where a person lives now (their row seen last) and whether they have died, from their rows. */
+export function lifeOf(rows: PersonRow[]): { currentUnitKey: string; deceased: boolean } {
+  let newest = rows[0]!;
+  for (const row of rows) if (newerFirst(row, newest) < 0) newest = row;
+  return { currentUnitKey: newest.unit_key, deceased: rows.some((r) => r.deceased) };
+}
+
 /**
  * A person from their rows: addresses newest first (the first is current), phones merged
  * across rows (a number kept over several moves once, with its earliest first_seen and
