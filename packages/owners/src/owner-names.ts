@@ -328,8 +328,29 @@ function trustIndex(tokens: readonly string[]): number {
     ) {
       return i - 1;
     }
+    if (token === 'FAMILY' && i > 0 && familyTrustCut(tokens, i)) return i;
   }
   return -1;
+}
+
+/** Field widths rolls cut owner names at (characters). */
+const CUT_WIDTHS = [20, 21, 40];
+
+/** Trust words a roll's field width cuts short: "… FAMILY T", "… FAMILY TRU", "… FAMILY REVOCABL". */
+const CUT_TRUST_WORDS = ['TRUST', 'TRUSTEE', 'REVOCABLE', 'IRREVOCABLE', 'LIVING'];
+
+/**
+ * "SMITH FAMILY" followed only by trust words, the last of them possibly cut ("THE
+ * BRADLAND FAMILY T", "MYERS FAMILY REVOCABL"), or FAMILY itself last on a line cut at the
+ * field width ("THE BROOKFIELD FAMILY", 21 characters): a family trust whose marker was cut.
+ */
+function familyTrustCut(tokens: readonly string[], family: number): boolean {
+  const rest = tokens.slice(family + 1);
+  if (rest.length === 0) return CUT_WIDTHS.includes(tokens.join(' ').length);
+  return rest.every(
+    (t, k) =>
+      TRUST_WORDS.has(t) || (k === rest.length - 1 && CUT_TRUST_WORDS.some((w) => w.startsWith(t) && t.length >= 1)),
+  );
 }
 
 const isBoundary = (token: string): boolean =>

@@ -114,6 +114,12 @@ describe('parseOwnerNames: trusts', () => {
     ['SMITH FAMILY TRUST', '', 'Smith'],
     ['THE SMITH FAMILY TRUST', '', 'Smith'],
     ['SMITH FAMILY TR', '', 'Smith'],
+    // Trust words cut at the roll's field width (21 characters).
+    ['THE BRADLAND FAMILY T', '', 'Bradland'],
+    ['THE MILLOW FAMILY TRU', '', 'Millow'],
+    ['MYERS FAMILY REVOCABL', '', 'Myers'],
+    ['WILLIAMS FAMILY LIVIN', '', 'Williams'],
+    ['THE BROOKFIELD FAMILY', '', 'Brookfield'],
   ])('%s', (input, first, last) => {
     expect(one(input)).toEqual([['trust', first, last]]);
   });
