@@ -41,7 +41,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAccounts } from '@skiptrace/accounts';
-import { importContacts } from '@skiptrace/contacts';
+import { importContacts, importProperties } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import {
@@ -67,8 +67,16 @@ const { values } = parseArgs({
     window: { type: 'string', default: '8' },
     prefetch: { type: 'string', default: '4' },
     'batch-worker': { type: 'string', default: 'process' },
+    owners: { type: 'boolean', default: false },
   },
 });
+/**
+ * --owners: the owner model (#24) — each stored contact becomes a person (person_id) whose
+ * current address is that row's, with two older addresses of their own (rows of two other
+ * seeds, dated before), and a roll of one parcel per distinct address of the current ones,
+ * owned by the person ("LAST FIRST", mailing address the property). The batch is the same.
+ */
+const owners = values.owners;
 const engine = values.engine;
 if (engine !== 'real' && engine !== 'fake') throw new Error('--engine is real or fake');
 const rows = Number(values.rows);
@@ -204,15 +212,64 @@ try {
   let importSeconds = 0;
   if (contacts > 0) {
     const stride = Math.max(1, Math.floor(contacts / 5000));
+    const older = [SEED + 1, SEED + 2].map((seed) => generateContacts({ rows: contacts, seed })[Symbol.iterator]());
+    const place = (r: ContactRow, first_seen: string, last_seen: string) => ({
+      street_address: r.street_address,
+      city: r.city,
+      state: r.state,
+      zip_code: r.zip_code,
+      first_seen,
+      last_seen,
+    });
     async function* ndjson() {
       let i = 0;
       for (const row of generateContacts({ rows: contacts, seed: SEED })) {
         if (i++ % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, 7 + i)));
-        yield `${JSON.stringify(row)}\n`;
+        if (!owners) {
+          yield `${JSON.stringify(row)}\n`;
+          continue;
+        }
+        const [a, b] = older.map((o) => o.next().value as ContactRow);
+        const person = {
+          person_id: `p${i}`,
+          first_name: row.first_name,
+          last_name: row.last_name,
+          addresses: [place(a!, '2006', '2011'), place(b!, '2011-06', '2017'), place(row, '2017-08', '2026-10')],
+          phones: [
+            { number: a!.phone_1, type: 'landline', first_seen: '2006', last_seen: '2011' },
+            { number: row.phone_1, type: row.phone_1_type, first_seen: '2015', last_seen: '2026-10' },
+            ...(row.phone_2
+              ? [{ number: row.phone_2, type: row.phone_2_type ?? '', first_seen: '2017', last_seen: '2026-10' }]
+              : []),
+          ],
+          emails: row.email_1 ? [row.email_1] : [],
+        };
+        yield `${JSON.stringify(person)}\n`;
       }
+    }
+    async function* roll() {
+      yield 'street_address,city,state,zip_code,owner_name,mailing_street_address,mailing_city,mailing_state,mailing_zip_code\n';
+      const seen = new Set<string>();
+      let chunk = '';
+      for (const row of generateContacts({ rows: contacts, seed: SEED })) {
+        const key = `${row.street_address}|${row.zip_code}`.toUpperCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const at = [row.street_address, row.city, row.state, row.zip_code];
+        chunk += `${[...at, `${row.last_name} ${row.first_name}`.toUpperCase(), ...at].map(csvField).join(',')}\n`;
+        if (chunk.length > 1 << 16) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      yield chunk;
     }
     const t = performance.now();
     const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'bench' });
+    if (owners) {
+      const parcels = await importProperties(db, roll(), { format: 'csv', source: 'bench-roll' });
+      console.log(`imported ${parcels.imported} parcels`);
+    }
     importSeconds = (performance.now() - t) / 1000;
     console.log(
       `imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s ` +
