@@ -10,7 +10,7 @@
  * A newer record of the same parcel (same situs dwelling) replaces the older one.
  */
 import { randomBytes } from 'node:crypto';
-import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
+import { detectNameOrder, OWNER_WORLD_PROPERTY_COLUMNS, type NameOrder } from '@skiptrace/owners';
 import { candidateKeys, standardizeAddress } from '@skiptrace/matching';
 import { analyzeAfterLoad, encodeCopyValue, type Database } from '@skiptrace/storage';
 import { csvCell } from '@skiptrace/runtime';
@@ -22,25 +22,8 @@ import { textChunks, textLines, type ImportSource } from './text-chunks.ts';
 import type { ImportContactsOptions, ImportCounts } from './import-contacts.ts';
 import { writeOut } from './import-contacts.ts';
 
-export const PROPERTY_FIELDS = [
-  'apn',
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'owner_name',
-  'owner_name_2',
-  'owner_1_first_name',
-  'owner_1_last_name',
-  'owner_2_first_name',
-  'owner_2_last_name',
-  'mailing_street_address',
-  'mailing_city',
-  'mailing_state',
-  'mailing_zip_code',
-  'owner_occupied',
-  'last_sale_date',
-] as const;
+/** The canonical property columns: one list, the owners package's (its demo world writes them). */
+export const PROPERTY_FIELDS = OWNER_WORLD_PROPERTY_COLUMNS;
 export type PropertyField = (typeof PROPERTY_FIELDS)[number];
 
 /** Header spellings of county rolls and list providers, folded as foldHeader folds them. */
