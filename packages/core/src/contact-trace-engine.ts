@@ -282,7 +282,14 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     properties.forEach((p, i) => {
       if (sought[i]!.length === 0) return;
       const seen = new Set([keys[i]!.addressKey]);
-      for (const address of [p.mailing_address, record[i] ? recordMailing(record[i]!) : undefined]) {
+      const rec = record[i];
+      // The record's mailing address was standardised at import: its stored key says whether
+      // it is a street address and whether it is the property's (an owner-occupied parcel).
+      const fromRecord =
+        rec !== undefined && rec.mailing_key !== '' && rec.mailing_key !== keys[i]!.addressKey
+          ? recordMailing(rec)
+          : undefined;
+      for (const address of [p.mailing_address, fromRecord]) {
         const keyed = mailingKeys(address);
         if (keyed === undefined || seen.has(keyed.key.addressKey)) continue;
         seen.add(keyed.key.addressKey);
