@@ -20,6 +20,7 @@ export {
   candidateKeys,
   rankCandidates,
   scoreCandidate,
+  candidatePerson,
 } from './score.ts';
 export type {
   BlockingKeys,
