@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createAccounts } from '@skiptrace/accounts';
 import { importContacts } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import {
   clientCredentialsToken,

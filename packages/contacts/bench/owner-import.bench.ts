@@ -11,7 +11,7 @@
  * Prints rows/s, persons/s, parcels/s, Node CPU per row and the ratios to the reference.
  */
 import { loadavg } from 'node:os';
-import { generateContacts, type ContactRow } from '@skiptrace/matching';
+import { generateContacts, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { importContacts, importProperties } from '../src/index.ts';
