@@ -6,5 +6,6 @@ export * from './messages.ts';
 export * from './webhooks.ts';
 export * from './openapi.ts';
 export * from './batches.ts';
+export * from './batch-states.ts';
 export * from './clients.ts';
 export * from './routes/index.ts';
