@@ -257,12 +257,20 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
   const keys = candidateKeys(situs);
   let mailing = ['', '', '', '', '', ''];
   if (raw.mailing_street_address !== '') {
-    const m = standardizeAddress({
-      street_address: raw.mailing_street_address,
-      city: raw.mailing_city,
-      state: raw.mailing_state,
-      zip_code: raw.mailing_zip_code,
-    });
+    // An owner-occupied parcel's tax bill goes to the parcel: the same text is not standardised twice.
+    const same =
+      raw.mailing_street_address === raw.street_address &&
+      raw.mailing_city === raw.city &&
+      raw.mailing_state === raw.state &&
+      raw.mailing_zip_code === raw.zip_code;
+    const m = same
+      ? situs
+      : standardizeAddress({
+          street_address: raw.mailing_street_address,
+          city: raw.mailing_city,
+          state: raw.mailing_state,
+          zip_code: raw.mailing_zip_code,
+        });
     // A PO box or a foreign address is kept for display; only a street address is a key people are found at.
     const keyed = m.number !== '' && m.zip5 !== null && m.state !== null;
     mailing = [
