@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createAccounts } from '@skiptrace/accounts';
 import { importContacts, importProperties } from '@skiptrace/contacts';
-import { demoQueryFor, type ContactRow } from '@skiptrace/matching';
+import { demoQueryFor, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import {
   clientCredentialsToken,

@@ -17,7 +17,7 @@ import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleProcesses } from '@skiptrace/testing/cpu-time';
-import { generateContacts, type ContactRow } from '@skiptrace/matching';
+import { generateContacts, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { importContacts, importProperties } from '../src/index.ts';

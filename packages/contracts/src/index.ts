@@ -1,6 +1,7 @@
 export const API_VERSION = '1.0.0';
 export * from './errors.ts';
 export * from './property.ts';
+export * from './property-fields.ts';
 export * from './oauth.ts';
 export * from './messages.ts';
 export * from './webhooks.ts';

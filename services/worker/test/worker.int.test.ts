@@ -3,7 +3,7 @@ import { createBatchRows } from '@skiptrace/batches';
 import type { PropertyResponse } from '@skiptrace/contracts';
 import { importContacts } from '@skiptrace/contacts';
 import { createContactTraceEngine, createRecoverySweep, getProperty, insertProperty } from '@skiptrace/core';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
