@@ -7,7 +7,7 @@ const int = envInt;
  * Milliseconds of synchronous work between two turns of the event loop while a batch is
  * uploaded (parsing, validation) or exported (rendering): both run on the gateway's event
  * loop, which synchronous requests share (eventLoopSlices in @skiptrace/runtime). Measured
- * at 1,000,000 rows (docs/benchmarks.md): 0.5 ms gave sync p50/p99 21/75–82 ms during the
+ * at 1,000,000 rows (docs/benchmarks-history.md): 0.5 ms gave sync p50/p99 21/75–82 ms during the
  * export against 28/155 and 16/62 at 0.25 ms, 89–92/132–139 at 1 ms and 157/215 at 2 ms.
  */
 export const SLICE_MS = 0.5;

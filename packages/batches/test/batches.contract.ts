@@ -6,13 +6,20 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { completeProperty, getProperty, insertProperty, listProperties, toResponse } from '@skiptrace/core';
+import {
+  completeProperty,
+  eraseProperty,
+  getProperty,
+  insertProperty,
+  listProperties,
+  toResponse,
+} from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
-import { createBatchChunkHandler, eraseProperty, startBatchWorker, type BatchWorker } from '../src/index.ts';
+import { createBatchChunkHandler, createBatchRows, startBatchWorker, type BatchWorker } from '../src/index.ts';
 import { buildApp, CROWD, fakeEngine, OWNED_MAILING, OWNED_RECORD, sampleCsv } from './harness.ts';
 
 export interface BatchSystem {
@@ -118,9 +125,11 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       expect(docs[0].results[0].phones).toHaveLength(2);
       expect(docs[9]).toMatchObject({ row: 10, status: 'rejected', error: 'zip_code: must be a ZIP5 or ZIP+4 code' });
       // Every traced row is also an ordinary skip-trace result with an id (its outcome from batch_results).
-      const listed = (await listProperties(system.db, 'acct-1', 500)).filter((p) => p.batch_id === res.body.id);
+      const listed = (await listProperties(system.db, createBatchRows(system), 'acct-1', 500)).filter(
+        (p) => p.batch_id === res.body.id,
+      );
       expect(listed.map((p) => p.status)).toEqual(Array(27).fill('completed'));
-      const one = await getProperty(system.db, 'acct-1', String(docs[0].id));
+      const one = await getProperty(system.db, createBatchRows(system), 'acct-1', String(docs[0].id));
       expect(toResponse(one!)).toEqual({
         id: docs[0].id,
         status: 'completed',
@@ -136,7 +145,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 6`,
         [res.body.id],
       );
-      expect(await eraseProperty(system, 'acct-1', erased[0]!.id)).toBe(true);
+      expect(await eraseProperty(system.db, createBatchRows(system), 'acct-1', erased[0]!.id)).toBe(true);
       const after = (await request(app).get(`${V1}/${res.body.id}/results?format=ndjson`)).text
         .trim()
         .split('\n')
@@ -294,7 +303,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       });
       // The same facts as GET /property/skiptrace/{id} answers.
       for (const doc of [docs[0], docs[2]]) {
-        const one = await getProperty(system.db, 'acct-owned', String(doc.id));
+        const one = await getProperty(system.db, createBatchRows(system), 'acct-owned', String(doc.id));
         const { row: _row, ...asExported } = doc;
         expect(toResponse(one!)).toEqual(asExported);
       }
@@ -721,8 +730,8 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 3`,
         [id],
       );
-      expect(await eraseProperty(system, 'acct-crash', third[0]!.id)).toBe(true);
-      expect(await getProperty(system.db, 'acct-crash', third[0]!.id)).toBeUndefined();
+      expect(await eraseProperty(system.db, createBatchRows(system), 'acct-crash', third[0]!.id)).toBe(true);
+      expect(await getProperty(system.db, createBatchRows(system), 'acct-crash', third[0]!.id)).toBeUndefined();
       expect(await stored()).toBe(6);
       const gone = await system.db.query(`SELECT 1 FROM batch_results WHERE batch_id = $1 AND row_number = 3`, [id]);
       expect(gone.rows).toHaveLength(0);
@@ -742,7 +751,8 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
             n,
           ])
         ).rows[0]!.id;
-      const erase = async (n: number) => eraseProperty(system, 'acct-erase', await rowId(n));
+      const erase = async (n: number) =>
+        eraseProperty(system.db, createBatchRows(system), 'acct-erase', await rowId(n));
       const chunk = (db: Database, fromRow: number, toRow: number) =>
         createBatchChunkHandler({ db, bus: system.bus, engine, logger: silentLogger() })({
           topic: 'job.batch.chunk',
@@ -828,7 +838,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       // Erasing a traced row of the completed batch changes no counter; an unknown id is no
       // erase; a late delivery of the last chunk stores nothing.
       expect(await erase(1)).toBe(true);
-      expect(await eraseProperty(system, 'acct-erase', '999999999')).toBe(false);
+      expect(await eraseProperty(system.db, createBatchRows(system), 'acct-erase', '999999999')).toBe(false);
       await chunk(system.db, 15, 20);
       expect(await counters()).toEqual(done);
       const rows = (

@@ -10,7 +10,8 @@
  * A newer record of the same parcel (same situs dwelling) replaces the older one.
  */
 import { randomBytes } from 'node:crypto';
-import { detectNameOrder, OWNER_WORLD_PROPERTY_COLUMNS, type NameOrder } from '@skiptrace/owners';
+import { PROPERTY_RECORD_COLUMNS, type PropertyRecordColumn } from '@skiptrace/contracts';
+import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
 import { candidateKeys, standardizeAddress } from '@skiptrace/matching';
 import { analyzeAfterLoad, encodeCopyValue, type Database } from '@skiptrace/storage';
 import { csvCell } from '@skiptrace/runtime';
@@ -22,12 +23,8 @@ import { textChunks, textLines, type ImportSource } from './text-chunks.ts';
 import type { ImportContactsOptions, ImportCounts } from './import-contacts.ts';
 import { writeOut } from './import-contacts.ts';
 
-/** The canonical property columns: one list, the owners package's (its demo world writes them). */
-export const PROPERTY_FIELDS = OWNER_WORLD_PROPERTY_COLUMNS;
-export type PropertyField = (typeof PROPERTY_FIELDS)[number];
-
 /** Header spellings of county rolls and list providers, folded as foldHeader folds them. */
-const PROPERTY_ALIASES: Record<PropertyField, string[]> = {
+const PROPERTY_ALIASES: Record<PropertyRecordColumn, string[]> = {
   apn: [
     'parcel',
     'parcelnumber',
@@ -94,14 +91,14 @@ const PROPERTY_ALIASES: Record<PropertyField, string[]> = {
   last_sale_date: ['saledate', 'lastsaledate', 'lastsale', 'recordingdate', 'deeddate', 'lastsalerecordingdate'],
 };
 
-const PROPERTY_ALIAS_INDEX = new Map<string, PropertyField>();
-for (const field of PROPERTY_FIELDS) PROPERTY_ALIAS_INDEX.set(foldHeader(field), field);
-for (const field of PROPERTY_FIELDS) {
+const PROPERTY_ALIAS_INDEX = new Map<string, PropertyRecordColumn>();
+for (const field of PROPERTY_RECORD_COLUMNS) PROPERTY_ALIAS_INDEX.set(foldHeader(field), field);
+for (const field of PROPERTY_RECORD_COLUMNS) {
   for (const alias of PROPERTY_ALIASES[field])
     if (!PROPERTY_ALIAS_INDEX.has(alias)) PROPERTY_ALIAS_INDEX.set(alias, field);
 }
 
-export type PropertyLayout = Partial<Record<PropertyField, number>>;
+export type PropertyLayout = Partial<Record<PropertyRecordColumn, number>>;
 
 /** Which column feeds which canonical field: `map` first, then the field's own name, then aliases. */
 export function resolvePropertyColumns(headers: readonly string[], map: Record<string, string> = {}): PropertyLayout {
@@ -109,13 +106,13 @@ export function resolvePropertyColumns(headers: readonly string[], map: Record<s
   const taken = new Set<number>();
   const folded = headers.map((h) => foldHeader(h.trim()));
   for (const [canonical, header] of Object.entries(map)) {
-    if (!(PROPERTY_FIELDS as readonly string[]).includes(canonical)) {
+    if (!(PROPERTY_RECORD_COLUMNS as readonly string[]).includes(canonical)) {
       throw new ImportFormatError(`--map: "${canonical}" is not a canonical property column`);
     }
     let index = headers.findIndex((h) => h.trim() === header.trim());
     if (index === -1) index = folded.indexOf(foldHeader(header));
     if (index === -1) throw new ImportFormatError(`--map ${canonical}=${header}: no column "${header}" in the header`);
-    layout[canonical as PropertyField] = index;
+    layout[canonical as PropertyRecordColumn] = index;
     taken.add(index);
   }
   folded.forEach((name, index) => {
@@ -138,12 +135,12 @@ function assertPropertyColumns(layout: PropertyLayout, headers: readonly string[
   }
 }
 
-type RawProperty = Record<PropertyField, string>;
+type RawProperty = Record<PropertyRecordColumn, string>;
 type PropertyRecord = { line: number; property: RawProperty } | { line: number; error: string };
 
 function pick(fields: readonly string[], layout: PropertyLayout): RawProperty {
   const out = {} as RawProperty;
-  for (const field of PROPERTY_FIELDS) {
+  for (const field of PROPERTY_RECORD_COLUMNS) {
     const index = layout[field];
     out[field] = index === undefined ? '' : (fields[index] ?? '').trim();
   }
@@ -260,12 +257,20 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
   const keys = candidateKeys(situs);
   let mailing = ['', '', '', '', '', ''];
   if (raw.mailing_street_address !== '') {
-    const m = standardizeAddress({
-      street_address: raw.mailing_street_address,
-      city: raw.mailing_city,
-      state: raw.mailing_state,
-      zip_code: raw.mailing_zip_code,
-    });
+    // An owner-occupied parcel's tax bill goes to the parcel: the same text is not standardised twice.
+    const same =
+      raw.mailing_street_address === raw.street_address &&
+      raw.mailing_city === raw.city &&
+      raw.mailing_state === raw.state &&
+      raw.mailing_zip_code === raw.zip_code;
+    const m = same
+      ? situs
+      : standardizeAddress({
+          street_address: raw.mailing_street_address,
+          city: raw.mailing_city,
+          state: raw.mailing_state,
+          zip_code: raw.mailing_zip_code,
+        });
     // A PO box or a foreign address is kept for display; only a street address is a key people are found at.
     const keyed = m.number !== '' && m.zip5 !== null && m.state !== null;
     mailing = [
@@ -293,10 +298,10 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
     if (raw[field].length > 300) return { reason: `${field} longer than 300 characters` };
   }
   const head = [
-    keys.unit_key,
+    keys.unitKey,
     raw.apn,
-    keys.address_key,
-    keys.unit_key,
+    keys.addressKey,
+    keys.unitKey,
     situs.line,
     situs.city,
     situs.state,

@@ -5,8 +5,8 @@
  */
 export { importContacts, DEFAULT_BATCH_SIZE } from './import-contacts.ts';
 export type { ContactFormat, ImportContactsOptions, ImportCounts } from './import-contacts.ts';
-export { importProperties, PROPERTY_FIELDS, resolvePropertyColumns } from './import-properties.ts';
-export type { ImportPropertiesOptions, PropertyField } from './import-properties.ts';
+export { importProperties, resolvePropertyColumns } from './import-properties.ts';
+export type { ImportPropertiesOptions } from './import-properties.ts';
 export { normalizeSeen, seenEnd, seenStart } from './seen-dates.ts';
 export { importSuppression } from './import-suppression.ts';
 export type { ImportSuppressionOptions, SuppressionKind } from './import-suppression.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Application, ErrorRequestHandler, RequestHandler } from 'express';
+import type { Application, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ERROR_CODES, type ErrorName } from '@skiptrace/contracts';
 import { ApiError, DependencyUnavailableError, sendError } from './api-error.ts';
@@ -24,6 +24,9 @@ declare global {
     }
   }
 }
+
+/** The account an authenticated request acts for (routes behind the bearer check, which sets req.auth). */
+export const accountOf = (req: Request): string => req.auth!.accountId;
 
 /** Gives every request an id (taken from X-Request-Id when sane) and a child logger. */
 export function requestContext(logger: Logger): RequestHandler {

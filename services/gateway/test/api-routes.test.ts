@@ -1,7 +1,7 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/accounts';
-import { createBatchesRouter } from '@skiptrace/batches';
+import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
 import { createWebhooksRouter, webhookConfig } from '@skiptrace/webhooks';
 import { createMemoryKeyValue } from '@skiptrace/kv';
@@ -20,6 +20,7 @@ async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
   return createGatewayService({
     db,
     bus,
+    batchRows: createBatchRows({ db, bus, logger }),
     auth: testAuth,
     logger,
     health: createHealth(),

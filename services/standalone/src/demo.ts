@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AuthService } from '@skiptrace/auth';
 import { importContacts } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { StandaloneConfig } from './config.ts';

@@ -4,14 +4,17 @@
  * another unit designator, changed case and punctuation, ZIP+4, the state's full name.
  * Every variant standardises to the row's key, so it is "an address that will match".
  */
-import type { ContactRow } from './demo-data.ts';
+import {
+  CARDINAL_WORDS,
+  DIRECTIONAL_WORD,
+  ORDINAL_WORDS,
+  PUB28_C1,
+  STATE_NAMES,
+  parseStreetLine,
+} from '@skiptrace/matching';
+import type { ContactRow } from './contacts.ts';
 import { hashString, mulberry32, pick } from './prng.ts';
 import type { Random } from './prng.ts';
-import { parseStreetLine } from './street.ts';
-import { CARDINAL_WORDS, ORDINAL_WORDS } from './tables/ordinals.ts';
-import { STATE_NAMES } from './tables/states.ts';
-import { PUB28_C1 } from './tables/suffixes.ts';
-import { DIRECTIONAL_WORD } from './tables/units.ts';
 
 export interface DemoQuery {
   street_address: string;

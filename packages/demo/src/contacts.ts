@@ -6,10 +6,10 @@
  * Same `seed` → same rows (mulberry32). Only 100 numbers exist per area code, so large
  * runs repeat phone numbers across households; that is fine for demos and benchmarks.
  */
-import { DEMO_FIRST_NAMES, DEMO_LAST_NAMES, DEMO_PLACES, DEMO_STREETS, DEMO_SUFFIXES } from './tables/demo-places.ts';
+import { foldAscii } from '@skiptrace/matching';
+import { DEMO_FIRST_NAMES, DEMO_LAST_NAMES, DEMO_PLACES, DEMO_STREETS, DEMO_SUFFIXES } from './places.ts';
 import { mulberry32, pick, randomInt } from './prng.ts';
 import type { Random } from './prng.ts';
-import { foldAscii } from './text.ts';
 
 /** A canonical contact row, as the ingest pipeline and the storage layer expect it. */
 export interface ContactRow {
