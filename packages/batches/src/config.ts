@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt } from '@skiptrace/runtime';
+import { envInt, JSON_MAX_KEYS } from '@skiptrace/runtime';
 
 const int = envInt;
 
@@ -27,9 +27,11 @@ export const BatchesConfig = z.object({
   /**
    * Most columns one batch may carry: CSV header fields, or distinct keys across the rows of
    * a JSON or NDJSON upload; more → 400 naming the limit, nothing kept. Every stored row and
-   * exported line has a slot per column, so this bounds both (linear in the input). Default 200.
+   * exported line has a slot per column, so this bounds both (linear in the input). At most
+   * JSON_MAX_KEYS (1,000), the keys one JSON object may have, so a JSON row can fill every
+   * column. Default 200.
    */
-  maxColumns: int(1).max(10_000).default(200),
+  maxColumns: int(1).max(JSON_MAX_KEYS).default(200),
   /**
    * Exports (GET …/results) one account may run at once in this process; more → 429 with
    * Retry-After. Default 2.
@@ -111,7 +113,7 @@ export const batchesApiEnv = {
   BATCH_MAX_COLUMNS: fromConfig(
     BatchesConfig,
     'maxColumns',
-    'most columns one batch may carry (CSV header fields; distinct keys across JSON/NDJSON rows); more: 400, nothing kept',
+    'most columns one batch may carry (CSV header fields; distinct keys across JSON/NDJSON rows), at most 1000; more: 400, nothing kept',
   ),
   BATCH_EXPORTS_PER_ACCOUNT: fromConfig(
     BatchesConfig,

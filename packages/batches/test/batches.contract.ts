@@ -444,6 +444,53 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       },
     );
 
+    it.each([
+      ['a string longer than 16384 characters', `"${'n'.repeat(16_385)}"`],
+      ['an object with more than 1000 keys', `{${Array.from({ length: 1_001 }, (_, i) => `"k${i}":0`).join(',')}}`],
+      ['an array with more than 1000 elements', `[${Array(1_001).fill('0').join(',')}]`],
+    ])('refuses a row with %s with 400 naming the limit, keeping nothing (#22 item 4)', async (limit, notes) => {
+      const row = `{"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701","notes":${notes}}`;
+      const good = '{"street_address":"2 Oak St","city":"Austin","state":"TX","zip_code":"78701"}';
+      for (const [body, type] of [
+        [`${good}\n${row}\n`, 'application/x-ndjson'],
+        [`[${good},${row}]`, 'application/json'],
+      ] as const) {
+        const res = await upload(body, type, 'acct-json-limits');
+        expect({ type, status: res.status, body: res.body }).toEqual({
+          type,
+          status: 400,
+          body: { error: 1000, message: `a row has ${limit}; nothing was stored` },
+        });
+      }
+      const kept = await system.db.query(`SELECT id FROM batches WHERE account_id = 'acct-json-limits'`);
+      expect(kept.rows).toEqual([]);
+    });
+
+    it('takes the widest rows the limits allow: 200 columns, 16,384-character cells, 1,000-element values', async () => {
+      const wide = (n: number) => {
+        const row: Record<string, unknown> = {
+          street_address: `${n} Main St`,
+          city: 'Austin',
+          state: 'TX',
+          zip_code: '78701',
+        };
+        for (let i = 0; i < 194; i++) row[`extra_${i}`] = `value ${i} of row ${n}`;
+        row.long = 'x'.repeat(16_384);
+        row.list = Array(1_000).fill(1);
+        return row;
+      };
+      const rows = [wide(1), wide(2), wide(3)];
+      expect(Object.keys(rows[0]!)).toHaveLength(200);
+      for (const [body, type] of [
+        [rows.map((r) => JSON.stringify(r)).join('\n'), 'application/x-ndjson'],
+        [JSON.stringify(rows), 'application/json'],
+      ] as const) {
+        const res = await upload(body, type, 'acct-wide');
+        expect({ type, status: res.status }).toEqual({ type, status: 202 });
+        expect({ accepted: res.body.accepted, rejected: res.body.rejected }).toEqual({ accepted: 3, rejected: 0 });
+      }
+    });
+
     it('exports caller-supplied cells a spreadsheet would run as formulas neutralised (OWASP CSV injection)', async () => {
       const csv =
         'street_address,city,state,zip_code,first_name,last_name,=cmd\n' +

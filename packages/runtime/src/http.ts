@@ -64,8 +64,8 @@ function toApiError(err: unknown): ApiError | undefined {
       return new ApiError('invalid_json', 'request body is not valid JSON');
     case 'entity.not.utf8':
       return new ApiError('invalid_json', 'request body is not valid UTF-8');
-    case 'entity.too.deep':
-      return new ApiError('validation_failed', e.message ?? 'request body is nested too deeply');
+    case 'entity.over.limit':
+      return new ApiError('validation_failed', e.message ?? 'request body is past the JSON limits');
     case 'entity.too.large':
       return new ApiError('payload_too_large', 'request body is too large');
     case 'encoding.unsupported':
