@@ -306,6 +306,7 @@ const CUT_QUALIFIERS: readonly [string, readonly string[]][] = [
   ['IRREVOCABLE', ['IRREVOCABLE', 'TRUST']],
   ['LIVING', ['LIVING', 'TRUST']],
   ['DECEASED', ['DECEASED']],
+  ['ESTATE', ['ESTATE']],
 ];
 
 /**
@@ -317,7 +318,18 @@ const CUT_QUALIFIERS: readonly [string, readonly string[]][] = [
 function cutQualifier(tokens: readonly string[], length: number): readonly string[] | undefined {
   const last = tokens[tokens.length - 1] as string;
   const before = tokens.slice(0, -1).filter((t) => !SUFFIXES.has(t));
-  if (before.length < 2 || before.some((t) => !/^[A-Z][A-Z'-]*$/.test(t))) return undefined;
+  if (before.length === 0 || before.some((t) => !/^[A-Z][A-Z'-]*$/.test(t))) return undefined;
+  // A family's name cut in FAMILY at the field width ("WHITWORTH-ASHCOMBE FA"): its trust.
+  if (
+    last.length >= 2 &&
+    'FAMILY'.startsWith(last) &&
+    last !== 'FAMILY' &&
+    CUT_WIDTHS.includes(length) &&
+    before.every((t) => givenWeight(t) < 1)
+  ) {
+    return ['FAMILY', 'TRUST'];
+  }
+  if (before.length < 2) return undefined;
   if (tokens.slice(0, -1).some((t) => TRUST_WORDS.has(t) || ENTITY_SETS.some((set) => set.has(t)))) return undefined;
   if (last.length < 2 || !/^[A-Z]+$/.test(last) || givenWeight(last) > 0 || surnameWeight(last) >= 1) return undefined;
   const match = CUT_QUALIFIERS.find(([word]) => word.startsWith(last));

@@ -460,6 +460,11 @@ describe('parseOwnerNames: couples written out in full', () => {
     expect(one('LOPEZ BENJAMIN LIVING')).toEqual([['trust', 'Benjamin', 'Lopez']]);
     expect(one('CHRISTINE CRANWOOD RE')).toEqual([['trust', 'Christine', 'Cranwood']]);
     expect(one('JACKSON PATRICK JR DE')).toEqual([['estate', 'Patrick', 'Jackson']]);
+    expect(one('GLENWORTH BETTY ESTAT')).toEqual([['estate', 'Betty', 'Glenworth']]);
+    expect(parseOwnerNames(['WHITWORTH-ASHCOMBE FA'])[0]).toMatchObject({
+      kind: 'trust',
+      lastName: 'Whitworth-Ashcombe',
+    });
     // Short lines are not cut, and a given name or surname last stays a name.
     expect(one('SMITH JOHN DE')).toEqual([['person', 'John', 'Smith']]);
     expect(one('WASHINGTON BARBARA LEE')).toEqual([['person', 'Barbara', 'Washington']]);
