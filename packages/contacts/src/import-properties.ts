@@ -409,3 +409,11 @@ export async function importProperties(
   if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
   return counts;
 }
+
+/** How many property records an import with this `source` stored. */
+export async function countPropertyRecords(db: Database, source: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM property_records WHERE source = $1`, [
+    source,
+  ]);
+  return rows[0]?.n ?? 0;
+}
