@@ -64,16 +64,7 @@ const MAX_SURNAME_OWNERS = 2;
 const GENERATION_YEARS = 16;
 const NO_NAME = 'people live at this address but none matches the owner name given';
 
-type Ranked = RankedCandidate<{
-  first_name: string;
-  last_name: string;
-  first_norm: string;
-  last_norm: string;
-  address_key: string;
-  unit_key: string;
-  city: string;
-  c: ContactCandidate;
-}>;
+type Ranked = RankedCandidate<ContactCandidate>;
 
 /** Whether any of the three blocks (find-candidates.ts) returned as many rows as its limit. */
 function anyBlockFull(candidates: ContactCandidate[], key: BlockingKeys, limits: CandidateLimits): boolean {
@@ -171,16 +162,21 @@ function matchOwners(
 
 /**
  * The people behind an owner named by surname only (SMITH FAMILY TRUST): a surname is weak
- * evidence, so only the living, tied by the mailing address or living at the property now
- * (a former tenant of that surname is not the trust); those living at a tie now before the
- * rest; then the eldest generation.
+ * evidence, so only people seen at the mailing address — where the trust's bill goes — or,
+ * when nobody of the surname was, living at the property now (a tenant who shares a common
+ * surname with an absentee trust is not the trust, nor is a former tenant); those living at
+ * a tie now before the rest; then the eldest generation.
  */
 function surnameOwners(matches: OwnerMatch[], people: PoolPeople): OwnerMatch[] {
-  const living = matches.filter((m) => !people.life(m.c).deceased && (m.mailing || m.current === 'property'));
-  const here = living.filter((m) => m.current !== null);
-  // The settlors first: those living at a tie now, who stayed there longest (grown children
-  // left earlier), who came first, the eldest.
-  const ordered = eldest(here.length > 0 ? here : living).sort(
+  const atMailing = matches.filter((m) => m.mailing);
+  const tied = atMailing.length > 0 ? atMailing : matches.filter((m) => m.current === 'property');
+  const livingHere = tied.filter((m) => m.current !== null && !people.life(m.c).deceased);
+  // Nobody alive lives at a tie now: the settlors may have died at the mailing address
+  // (the trust's bill still goes there), and their grown children, who lived there once,
+  // are not the trust — the eldest generation is, dead or alive (flagged deceased).
+  // The settlors first: those at a tie now, who stayed there longest (grown children left
+  // earlier), who came first, the eldest.
+  const ordered = eldest(livingHere.length > 0 ? livingHere : tied).sort(
     (a, b) =>
       Number(b.current !== null) - Number(a.current !== null) ||
       cmp(seenEnd(b.c.lastSeen), seenEnd(a.c.lastSeen)) ||
@@ -267,20 +263,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const record = queries.map((q, i) => recordFor(records.get(keys[i]!.addressKey), q.address));
     // With a record its owners are judged apart: everyone at the address is ranked.
     const rankBy = queries.map((q, i): MatchQuery => (record[i] ? { address: q.address } : q));
-    const rank = (i: number): Ranked[] =>
-      rankCandidates(
-        rankBy[i]!,
-        found[i]!.map((c) => ({
-          first_name: c.firstName,
-          last_name: c.lastName,
-          first_norm: c.firstNorm,
-          last_norm: c.lastNorm,
-          address_key: c.addressKey,
-          unit_key: c.unitKey,
-          city: c.city,
-          c,
-        })),
-      );
+    const rank = (i: number): Ranked[] => rankCandidates(rankBy[i]!, found[i]!);
     const ranked: Ranked[][] = queries.map((_, i) => rank(i));
     const again: number[] = [];
     for (let i = 0; i < queries.length; i++) if (ranked[i]!.length === 0 && keys[i]!.number !== '') again.push(i);
@@ -304,7 +287,14 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     properties.forEach((p, i) => {
       if (sought[i]!.length === 0) return;
       const seen = new Set([keys[i]!.addressKey]);
-      for (const address of [p.mailing_address, record[i] ? recordMailing(record[i]!) : undefined]) {
+      const rec = record[i];
+      // The record's mailing address was standardised at import: its stored key says whether
+      // it is a street address and whether it is the property's (an owner-occupied parcel).
+      const fromRecord =
+        rec !== undefined && rec.mailing_key !== '' && rec.mailing_key !== keys[i]!.addressKey
+          ? recordMailing(rec)
+          : undefined;
+      for (const address of [p.mailing_address, fromRecord]) {
         const keyed = mailingKeys(address);
         if (keyed === undefined || seen.has(keyed.key.addressKey)) continue;
         seen.add(keyed.key.addressKey);
@@ -322,7 +312,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
           );
     const pools = queries.map((q, i) => {
       const pool: { c: ContactCandidate; property: boolean; at: MatchQuery['address'] }[] = [];
-      const inRank = new Set(ranked[i]!.map((r) => r.candidate.c));
+      const inRank = new Set(ranked[i]!.map((r) => r.candidate));
       for (const c of found[i]!) {
         if (inRank.has(c) || (c.addressKey === keys[i]!.addressKey && sameDwelling(q.address, c))) {
           pool.push({ c, property: true, at: q.address });
@@ -341,7 +331,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const personKeys = new Set<string>();
     pools.forEach((pool, i) => {
       for (const { c } of pool) if (sought[i]!.some((s) => nameAgreement(s, c) > 0)) personKeys.add(c.personKey);
-      for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.c.personKey);
+      for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.personKey);
     });
     personKeys.delete('');
     const personRows = await loadPersonRows(db, personKeys);
@@ -360,7 +350,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     };
 
     // The ranking's confidence breaks ties between people whose names agree alike (J Smith: John or Jane).
-    const rankedConfidence = ranked.map((list) => new Map(list.map((r) => [r.candidate.c, r.confidence])));
+    const rankedConfidence = ranked.map((list) => new Map(list.map((r) => [r.candidate, r.confidence])));
     const ownerMatches = sought.map((s, i) => {
       if (s.length === 0) return [];
       const property = new Set(pools[i]!.filter((e) => e.property).map((e) => e.c.unitKey));
@@ -373,7 +363,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const wanted: ContactCandidate[] = [];
     ownerMatches.forEach((list, i) => {
       for (const m of list) wanted.push(m.c);
-      for (const r of ranked[i]!.slice(0, maxPeople)) wanted.push(r.candidate.c);
+      for (const r of ranked[i]!.slice(0, maxPeople)) wanted.push(r.candidate);
     });
     for (const c of wanted) for (const row of rowsOf(c)) for (const phone of row.phones) numbers.add(phone.number);
     const suppressed = await suppressedNumbers(db, numbers);
@@ -409,16 +399,8 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       for (const m of ownerMatches[i]!.sort((a, b) => b.score - a.score)) {
         const view = viewOf(m.c);
         const scored = scoreCandidate(
-          { address: m.at, first_name: m.sought.owner.firstName ?? null, last_name: m.sought.owner.lastName ?? null },
-          {
-            first_name: m.c.firstName,
-            last_name: m.c.lastName,
-            first_norm: m.c.firstNorm,
-            last_norm: m.c.lastNorm,
-            address_key: m.c.addressKey,
-            unit_key: m.c.unitKey,
-            city: m.c.city,
-          },
+          { address: m.at, firstName: m.sought.owner.firstName ?? null, lastName: m.sought.owner.lastName ?? null },
+          m.c,
         );
         const reasons = [
           rec !== undefined ? 'owner_of_record' : 'owner_named',
@@ -433,8 +415,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
         listed.add(identityOf(m.c));
       }
       let residents = 0;
-      for (const { candidate, confidence, reasons } of ranked[i]!) {
-        const { c } = candidate;
+      for (const { candidate: c, confidence, reasons } of ranked[i]!) {
         if (listed.has(identityOf(c))) continue;
         const view = viewOf(c);
         if (!livesHere(c, view)) continue;
