@@ -30,7 +30,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { importContacts } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 
 const { values } = parseArgs({
