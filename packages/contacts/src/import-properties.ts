@@ -10,7 +10,12 @@
  * A newer record of the same parcel (same situs dwelling) replaces the older one.
  */
 import { randomBytes } from 'node:crypto';
-import { PROPERTY_RECORD_COLUMNS, type PropertyRecordColumn } from '@skiptrace/contracts';
+import {
+  ADDRESS_FIELDS,
+  OWNER_NAME_COLUMNS,
+  PROPERTY_RECORD_COLUMNS,
+  type PropertyRecordColumn,
+} from '@skiptrace/contracts';
 import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
 import { candidateKeys, standardizeAddress } from '@skiptrace/matching';
 import { analyzeAfterLoad, encodeCopyValue, type Database } from '@skiptrace/storage';
@@ -211,12 +216,7 @@ const RECORD_COLUMNS = [
   'city',
   'state',
   'zip5',
-  'owner_name',
-  'owner_name_2',
-  'owner_1_first_name',
-  'owner_1_last_name',
-  'owner_2_first_name',
-  'owner_2_last_name',
+  ...OWNER_NAME_COLUMNS,
   'name_order',
   'mailing_street_address',
   'mailing_city',
@@ -239,7 +239,7 @@ function quoted(value: string): string {
 
 /** One record's COPY line (without name_order, filled per batch), or why it is rejected. */
 function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tail: string } | { reason: string } {
-  for (const field of ['street_address', 'city', 'state', 'zip_code'] as const) {
+  for (const field of ADDRESS_FIELDS) {
     if (raw[field] === '') return { reason: `missing ${field}` };
   }
   if (
@@ -287,14 +287,7 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
   if (ownerOccupied === undefined) return { reason: `bad owner_occupied ${quoted(raw.owner_occupied)} (Y/N)` };
   const sale = normalizeSeen(raw.last_sale_date);
   if (sale === null) return { reason: `bad last_sale_date ${quoted(raw.last_sale_date)}` };
-  for (const field of [
-    'owner_name',
-    'owner_name_2',
-    'owner_1_first_name',
-    'owner_1_last_name',
-    'owner_2_first_name',
-    'owner_2_last_name',
-  ] as const) {
+  for (const field of OWNER_NAME_COLUMNS) {
     if (raw[field].length > 300) return { reason: `${field} longer than 300 characters` };
   }
   const head = [
@@ -415,4 +408,12 @@ export async function importProperties(
   await analyzeAfterLoad(db, 'property_records', counts.imported);
   if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
   return counts;
+}
+
+/** How many property records an import with this `source` stored. */
+export async function countPropertyRecords(db: Database, source: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM property_records WHERE source = $1`, [
+    source,
+  ]);
+  return rows[0]?.n ?? 0;
 }

@@ -25,16 +25,21 @@ export type RequestField = (typeof REQUEST_FIELDS)[number];
 export const PROPERTY_FIELDS = [...ADDRESS_FIELDS, ...NAME_FIELDS, ...MAILING_FIELDS, 'apn'] as const;
 export type PropertyField = (typeof PROPERTY_FIELDS)[number];
 
-/** The canonical columns of a property record (a county roll; `skiptrace import-properties`), in order. */
-export const PROPERTY_RECORD_COLUMNS = [
-  'apn',
-  ...ADDRESS_FIELDS,
+/** The owners as a property record writes them: up to two owner strings, and up to two owners' names. */
+export const OWNER_NAME_COLUMNS = [
   'owner_name',
   'owner_name_2',
   'owner_1_first_name',
   'owner_1_last_name',
   'owner_2_first_name',
   'owner_2_last_name',
+] as const;
+
+/** The canonical columns of a property record (a county roll; `skiptrace import-properties`), in order. */
+export const PROPERTY_RECORD_COLUMNS = [
+  'apn',
+  ...ADDRESS_FIELDS,
+  ...OWNER_NAME_COLUMNS,
   ...MAILING_FIELDS,
   'owner_occupied',
   'last_sale_date',

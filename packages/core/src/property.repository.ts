@@ -1,21 +1,27 @@
-import type { Address, Property, PropertyResponse, TraceResult } from '@skiptrace/contracts';
+import {
+  REQUEST_FIELDS,
+  type Address,
+  type AddressField,
+  type NameField,
+  type Property,
+  type PropertyResponse,
+  type TraceResult,
+} from '@skiptrace/contracts';
 import { recordTrace } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
 import type { BatchRows, OwnerFacts } from './batch-rows.port.ts';
 
+/**
+ * The request's columns of a properties row (REQUEST_FIELDS of @skiptrace/contracts): the
+ * address, the owner's name, the owner's mailing address and the parcel number (migration 102).
+ */
+type RequestColumns = Record<AddressField, string> &
+  Record<NameField, string | null> & { mailing_address: Address | null; apn: string | null };
+
 /** A properties row as the store returns it (BIGINT as string, timestamps as Date). */
-export interface PropertyRow {
+export type PropertyRow = RequestColumns & {
   id: string;
   account_id: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string | null;
-  last_name: string | null;
-  /** The request's owner mailing address and parcel number (migration 102). */
-  mailing_address: Address | null;
-  apn: string | null;
   batch_id: string | null;
   status: PropertyResponse['status'];
   error: string | null;
@@ -26,7 +32,7 @@ export interface PropertyRow {
   owner_facts: OwnerFacts | null;
   created_at: Date;
   completed_at: Date | null;
-}
+};
 
 /** An outcome's OwnerFacts, or null when it has none (most rows without a record). */
 export function ownerFactsOf(outcome: OwnerFacts): OwnerFacts | null {
@@ -36,11 +42,18 @@ export function ownerFactsOf(outcome: OwnerFacts): OwnerFacts | null {
   return facts.owners_of_record === undefined && facts.mailing_address === undefined ? null : facts;
 }
 
-const COLUMNS =
-  'id, account_id, street_address, city, state, zip_code, first_name, last_name, mailing_address, apn, batch_id, status, error, results, people_total, owner_facts, created_at, completed_at';
-
 /** The outcome columns (written when a trace completes; a batch row's are its batch's: BatchRows). */
 const OUTCOME_COLUMNS = ['status', 'error', 'results', 'people_total', 'owner_facts'];
+
+const COLUMNS = [
+  'id',
+  'account_id',
+  ...REQUEST_FIELDS,
+  'batch_id',
+  ...OUTCOME_COLUMNS,
+  'created_at',
+  'completed_at',
+].join(', ');
 
 /** A properties row with its place in its batch, if it is a batch row. */
 type StoredRow = PropertyRow & { row_number: number | null };
@@ -79,19 +92,31 @@ const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /** The submitted property's columns of a row. */
-export type PropertyColumns = Pick<
-  PropertyRow,
-  'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name'
-> &
-  Partial<Pick<PropertyRow, 'mailing_address' | 'apn'>>;
+export type PropertyColumns = Pick<RequestColumns, AddressField | NameField> &
+  Partial<Pick<RequestColumns, 'mailing_address' | 'apn'>>;
 
+/** The request a row was submitted as: its columns, less the empty ones. */
 export function propertyOf(row: PropertyColumns): Property {
-  const p: Property = { street_address: row.street_address, city: row.city, state: row.state, zip_code: row.zip_code };
-  if (row.first_name) p.first_name = row.first_name;
-  if (row.last_name) p.last_name = row.last_name;
-  if (row.mailing_address) p.mailing_address = row.mailing_address;
-  if (row.apn) p.apn = row.apn;
-  return p;
+  const p: Record<string, unknown> = {};
+  for (const field of REQUEST_FIELDS) {
+    const value = row[field];
+    if (value) p[field] = value;
+  }
+  return p as Property;
+}
+
+/**
+ * A request's values in REQUEST_FIELDS order, as the store takes them: the mailing address as
+ * JSON text, null where a field is absent.
+ */
+export function requestValues(p: Property): (string | null)[] {
+  return REQUEST_FIELDS.map((field) =>
+    field === 'mailing_address'
+      ? p.mailing_address === undefined
+        ? null
+        : JSON.stringify(p.mailing_address)
+      : (p[field] ?? null),
+  );
 }
 
 export function toResponse(row: PropertyRow): PropertyResponse {
@@ -116,29 +141,23 @@ export interface NewProperty {
   property: Property;
 }
 
+/** The request's columns as unnest's: `c0 … c7`, the mailing address cast to jsonb. */
+const REQUEST_VALUES = REQUEST_FIELDS.map((f, i) => (f === 'mailing_address' ? `c${i}::jsonb` : `c${i}`)).join(', ');
+const REQUEST_ARRAYS = REQUEST_FIELDS.map((_, i) => `$${i + 2}::text[]`).join(', ');
+const REQUEST_NAMES = REQUEST_FIELDS.map((_, i) => `c${i}`).join(', ');
+
 /** Stores the properties in one statement; rows come back in the order given. */
 export async function insertProperties(sql: Sql, items: NewProperty[]): Promise<PropertyRow[]> {
-  const column = (pick: (p: Property) => string | undefined) => items.map(({ property }) => pick(property) ?? null);
+  const values = items.map(({ property }) => requestValues(property));
   // Ids come from the sequence in the order the ordered SELECT feeds the rows in, so sorting
   // the returned rows by id restores the input order.
   const { rows } = await sql.query<PropertyRow>(
-    `INSERT INTO properties (account_id, street_address, city, state, zip_code, first_name, last_name, mailing_address, apn)
-     SELECT a, s, c, st, z, f, l, m::jsonb, apn
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-       WITH ORDINALITY AS t(a, s, c, st, z, f, l, m, apn, n)
+    `INSERT INTO properties (account_id, ${REQUEST_FIELDS.join(', ')})
+     SELECT a, ${REQUEST_VALUES}
+     FROM unnest($1::text[], ${REQUEST_ARRAYS}) WITH ORDINALITY AS t(a, ${REQUEST_NAMES}, n)
      ORDER BY n
      RETURNING ${COLUMNS}`,
-    [
-      items.map((i) => i.accountId),
-      column((p) => p.street_address),
-      column((p) => p.city),
-      column((p) => p.state),
-      column((p) => p.zip_code),
-      column((p) => p.first_name),
-      column((p) => p.last_name),
-      column((p) => (p.mailing_address === undefined ? undefined : JSON.stringify(p.mailing_address))),
-      column((p) => p.apn),
-    ],
+    [items.map((i) => i.accountId), ...REQUEST_FIELDS.map((_, f) => values.map((v) => v[f]))],
   );
   return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
 }

@@ -4,6 +4,7 @@
  * another unit designator, changed case and punctuation, ZIP+4, the state's full name.
  * Every variant standardises to the row's key, so it is "an address that will match".
  */
+import type { AddressField, NameField } from '@skiptrace/contracts';
 import {
   CARDINAL_WORDS,
   DIRECTIONAL_WORD,
@@ -16,14 +17,8 @@ import type { ContactRow } from './contacts.ts';
 import { hashString, mulberry32, pick } from './prng.ts';
 import type { Random } from './prng.ts';
 
-export interface DemoQuery {
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string;
-  last_name: string;
-}
+/** The query a list would send for a contact: the request's address and name fields (@skiptrace/contracts). */
+export type DemoQuery = Record<AddressField | NameField, string>;
 
 const ORDINAL_WORD_BY_NUMBER = new Map([...ORDINAL_WORDS].map(([word, n]) => [n, word]));
 const TENS_WORD_BY_NUMBER = new Map([...CARDINAL_WORDS].filter(([, n]) => n >= 20).map(([word, n]) => [n, word]));

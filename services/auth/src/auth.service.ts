@@ -173,7 +173,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       return rotateSigningKey(store, options.activateInSec ?? 0);
     },
     ensureDemo: (options) => ensureDemo(accounts, { dataDir: config.dataDir, ...options }),
-    ensureConsoleClient: (options) => ensureConsoleClient(db, accounts, options),
+    ensureConsoleClient: (options) => ensureConsoleClient(accounts, options),
     async close() {
       clearInterval(purge);
     },
