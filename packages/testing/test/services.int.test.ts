@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { ensureServices } from '../scripts/ensure-services.ts';
 import { postgresReady, rabbitReady, redisReady } from '../src/probes.ts';
-import { testUrls } from '../src/services.ts';
+import { serviceContainer, serviceMode, testUrls } from '../src/services.ts';
 import { createTcpProxy } from '../src/tcp-proxy.ts';
 
 // ensureServices runs a start command and waits for it.
@@ -10,7 +10,7 @@ jest.setTimeout(30_000);
 const urls = testUrls();
 
 describe('probes and ensureServices', () => {
-  it('sees all three local services up', async () => {
+  it("sees the run's three services up", async () => {
     await expect(postgresReady(urls.databaseUrl)).resolves.toBe(true);
     await expect(redisReady(urls.redisUrl)).resolves.toBe(true);
     await expect(rabbitReady(urls.amqpUrl)).resolves.toBe(true);
@@ -18,11 +18,16 @@ describe('probes and ensureServices', () => {
   });
 
   it('reports a service it cannot reach by name, URL and start command', async () => {
-    // Port 1 never answers; the start command it tries is for the (already running) cluster.
+    // Port 1 never answers; the start command it tries is for the (already running) container,
+    // or with SKIPTRACE_TEST_SERVICES=local the machine's cluster.
     const broken = { ...urls, databaseUrl: 'postgres://postgres@127.0.0.1:1/test' };
     const failure = ensureServices({ urls: broken, startTimeoutMs: 300 });
     await expect(failure).rejects.toThrow(/PostgreSQL is not reachable at postgres:\/\/postgres@127\.0\.0\.1:1\/test/);
-    await expect(failure).rejects.toThrow(/pg_ctlcluster --skip-systemctl-redirect \d+ main start/);
+    await expect(failure).rejects.toThrow(
+      serviceMode() === 'local'
+        ? /pg_ctlcluster --skip-systemctl-redirect \d+ main start/
+        : new RegExp(`docker start ${serviceContainer('postgres')}`),
+    );
   });
 });
 
