@@ -68,10 +68,10 @@ export function testUrls(env: NodeJS.ProcessEnv = process.env): TestUrls {
     amqpUrl: env[SERVICE_ENV.amqpUrl],
   };
   if (env[SERVICE_ENV.mode] === 'containers') {
-    const missing = Object.entries(containers).filter(([, url]) => !url);
+    const missing = (['databaseUrl', 'redisUrl', 'amqpUrl'] as const).filter((key) => !containers[key]);
     if (missing.length > 0)
       throw new Error(
-        `${SERVICE_ENV.mode}=containers but ${missing.map(([key]) => key).join(', ')} not set: ` +
+        `${SERVICE_ENV.mode}=containers but ${missing.map((key) => SERVICE_ENV[key]).join(', ')} not set: ` +
           'run integration tests through jest --selectProjects integration or ./run test (they start the containers)',
       );
   }

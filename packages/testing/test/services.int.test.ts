@@ -1,6 +1,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
+import { Redis } from 'ioredis';
 import { ensureServices } from '../scripts/ensure-services.ts';
 import { postgresReady, rabbitReady, redisReady } from '../src/probes.ts';
+import { docker, pauseService, restartService, unpauseService } from '../src/restart.ts';
 import { serviceContainer, serviceMode, testUrls } from '../src/services.ts';
 import { createTcpProxy } from '../src/tcp-proxy.ts';
 
@@ -44,6 +46,44 @@ describe('createTcpProxy', () => {
       await expect(redisReady(url)).resolves.toBe(true);
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+// The run's containers (not with SKIPTRACE_TEST_SERVICES=local, where there are none).
+const onContainers = serviceMode() === 'containers' ? describe : describe.skip;
+
+onContainers("the run's service containers", () => {
+  it("are published on 127.0.0.1 only, never on the machine's own service ports", async () => {
+    for (const service of ['postgres', 'redis', 'rabbitmq'] as const) {
+      const bindings = JSON.parse(
+        await docker(['inspect', '-f', '{{json .HostConfig.PortBindings}}', serviceContainer(service)!]),
+      ) as Record<string, { HostIp: string; HostPort: string }[]>;
+      for (const binding of Object.values(bindings).flat()) expect(binding.HostIp).toBe('127.0.0.1');
+    }
+    expect(new URL(urls.databaseUrl).port).not.toBe('5432');
+    expect(new URL(urls.redisUrl).port).not.toBe('6379');
+    expect(new URL(urls.amqpUrl).port).not.toBe('5672');
+  });
+
+  it('keep their URLs across a restart, and a paused one hangs rather than refuses', async () => {
+    await restartService('redis');
+    await expect(redisReady(urls.redisUrl)).resolves.toBe(true);
+    const redis = new Redis(urls.redisUrl, { maxRetriesPerRequest: 0, commandTimeout: 500 });
+    redis.on('error', () => undefined);
+    try {
+      await expect(redis.ping()).resolves.toBe('PONG');
+      await pauseService('redis');
+      try {
+        const started = Date.now();
+        await expect(redis.ping()).rejects.toThrow(/timed out/i);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      } finally {
+        await unpauseService('redis');
+      }
+      await expect(redis.ping()).resolves.toBe('PONG');
+    } finally {
+      redis.disconnect();
     }
   });
 });
