@@ -98,10 +98,11 @@ export interface ResolvedImages {
 
 /**
  * Which image runs each service. A variable (POSTGRES_IMAGE, ...) wins. Otherwise the
- * official image when the engine already has it; with SKIPTRACE_PULL_IMAGES=1 it is pulled
- * first (a machine that reaches a registry). Nothing is pulled by default: where no registry
- * is reachable, trying would only send packets off the machine. Otherwise the local build
- * from Debian's packages (scripts/local-images.sh, a no-op when its images are current).
+ * official image when the engine already has it; with SKIPTRACE_PULL=1 it is pulled first (a
+ * machine that reaches a registry). Nothing is pulled by default: where no registry is
+ * reachable, trying would only send packets off the machine. Otherwise the local build from
+ * Debian's packages (scripts/local-images.sh, a no-op when its images are current). The same
+ * choice as scripts/compose-env.sh makes for docker-compose.yml.
  */
 export async function resolveServiceImages(
   env: NodeJS.ProcessEnv = process.env,
@@ -123,18 +124,25 @@ export async function resolveServiceImages(
       sources[service] = 'official';
       continue;
     }
-    if (env.SKIPTRACE_PULL_IMAGES === '1' && (await runQuiet('docker', ['pull', '-q', official])).code === 0) {
+    if (env.SKIPTRACE_PULL === '1' && (await runQuiet('docker', ['pull', '-q', official])).code === 0) {
       images[service] = official;
       sources[service] = 'pulled';
       continue;
     }
-    images[service] = LOCAL_IMAGES[service];
     sources[service] = 'local';
     needLocal.push(service);
   }
   if (needLocal.length > 0) {
     log(`service images: building or reusing the local ${needLocal.join(', ')} image(s) (scripts/local-images.sh)`);
-    await runVisible('bash', [`${root}scripts/local-images.sh`]);
+    // Its last line: `export NODE_IMAGE=... POSTGRES_IMAGE=... REDIS_IMAGE=... RABBITMQ_IMAGE=...`.
+    const printed = await runVisible('bash', [`${root}scripts/local-images.sh`, '--print']);
+    const built = Object.fromEntries(
+      (printed.trim().split('\n').at(-1) ?? '')
+        .replace(/^export /, '')
+        .split(/\s+/)
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    for (const service of needLocal) images[service] = built[IMAGE_VARIABLES[service]] || LOCAL_IMAGES[service];
   }
   return { images, sources };
 }
