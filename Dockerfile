@@ -12,18 +12,27 @@
 ARG NODE_IMAGE=node:24-slim
 
 FROM ${NODE_IMAGE} AS base
-# pnpm comes from corepack at the version pinned in package.json ("packageManager").
+# pnpm at the version pinned in package.json ("packageManager"): the image's own when it
+# carries one (scripts/local-images.sh's skiptrace-local/node:24 has pnpm and no corepack),
+# otherwise from corepack (the official image).
 # COREPACK_INTEGRITY_KEYS=0: corepack's bundled signing keys lag pnpm releases.
 ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0 \
     COREPACK_INTEGRITY_KEYS=0 \
     CI=true
-RUN corepack enable
+RUN command -v pnpm >/dev/null 2>&1 || corepack enable
 WORKDIR /app
 
 FROM base AS deps
+# EXTRA_CA_CERTS: PEM certificates to trust for the package registry (a TLS-inspecting
+# egress proxy's CA), used by this stage only; nothing of it reaches the final image.
+# scripts/compose-build.sh passes the host's /usr/local/share/ca-certificates/*.crt.
+ARG EXTRA_CA_CERTS=""
 # Only the lockfile and manifests: this layer is reused until dependencies change.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
-RUN pnpm fetch --prod
+RUN if [ -n "$EXTRA_CA_CERTS" ]; then printf '%s\n' "$EXTRA_CA_CERTS" > /tmp/extra-ca.pem; \
+      export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; fi \
+ && pnpm fetch --prod \
+ && rm -f /tmp/extra-ca.pem
 
 FROM deps AS prod
 COPY . .

@@ -61,10 +61,14 @@ const server = createServer((req, res) => {
     try {
       const body = verifyWebhook(secret, raw, req.headers);
       const id = req.headers['webhook-id'] as string;
+      const type = req.headers['webhook-event-type'];
       if (!seen.has(id)) {
         seen.add(id);
         if (seen.size > 10_000) seen.delete(seen.values().next().value!);
-        console.log(JSON.stringify({ id, type: req.headers['webhook-event-type'], body }));
+        console.log(JSON.stringify({ id, type, body }));
+      } else {
+        // Acknowledged again, not reprocessed; noted so a redelivery is visible in the log.
+        console.log(JSON.stringify({ id, type, duplicate: true }));
       }
       res.writeHead(200).end();
     } catch (err) {

@@ -43,6 +43,7 @@ import { parseArgs } from 'node:util';
 import { createAccounts } from '@skiptrace/accounts';
 import { importContacts, importProperties } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
+import { BATCH_HEADER, SEED, batchRow, benchPeople, benchRoll, csvField } from './bench-world.ts';
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import {
   buildApp,
@@ -71,10 +72,8 @@ const { values } = parseArgs({
   },
 });
 /**
- * --owners: the owner model (#24) — each stored contact becomes a person (person_id) whose
- * current address is that row's, with two older addresses of their own (rows of two other
- * seeds, dated before), and a roll of one parcel per distinct address of the current ones,
- * owned by the person ("LAST FIRST", mailing address the property). The batch is the same.
+ * --owners: the owner model (#24): people with three addresses each and a roll of their
+ * parcels instead of plain contacts (bench-world.ts). The batch is the same.
  */
 const owners = values.owners;
 const engine = values.engine;
@@ -84,7 +83,6 @@ const contacts = engine === 'real' ? Number(values.contacts) : 0;
 const batches = Number(values.batches);
 const port = Number(values.port);
 const probeRate = Number(values['probe-rate']);
-const SEED = 99;
 const API = '/api/v1';
 const BASE = `${API}/property/skiptrace/batches`;
 
@@ -109,19 +107,9 @@ async function text(res: IncomingMessage): Promise<string> {
   return out;
 }
 
-const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
-/** Batch row i (1-based) made from contact row; variant changes the noise per batch. */
-function batchRow(row: ContactRow, i: number, variant: number): string[] {
-  const q = demoQueryFor(row, variant * 1_000_003 + i);
-  if (i % 10 === 0) return [`${i} Nowhere Benchmark Rd`, q.city, q.state, q.zip_code, q.first_name, q.last_name];
-  if (i % 10 === 1) return [q.street_address, q.city, q.state, q.zip_code, '', ''];
-  return [q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name];
-}
-
 /** Writes the batch CSV to a file (a user uploads a file; generating it is not timed). */
 async function writeBatchFile(path: string, variant: number): Promise<void> {
-  await writeFile(path, 'street_address,city,state,zip_code,first_name,last_name\n');
+  await writeFile(path, `${BATCH_HEADER}\n`);
   let buf = '';
   let i = 0;
   while (i < rows) {
@@ -212,62 +200,16 @@ try {
   let importSeconds = 0;
   if (contacts > 0) {
     const stride = Math.max(1, Math.floor(contacts / 5000));
-    const older = [SEED + 1, SEED + 2].map((seed) => generateContacts({ rows: contacts, seed })[Symbol.iterator]());
-    const place = (r: ContactRow, first_seen: string, last_seen: string) => ({
-      street_address: r.street_address,
-      city: r.city,
-      state: r.state,
-      zip_code: r.zip_code,
-      first_seen,
-      last_seen,
-    });
-    async function* ndjson() {
-      let i = 0;
-      for (const row of generateContacts({ rows: contacts, seed: SEED })) {
-        if (i++ % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, 7 + i)));
-        if (!owners) {
-          yield `${JSON.stringify(row)}\n`;
-          continue;
-        }
-        const [a, b] = older.map((o) => o.next().value as ContactRow);
-        const person = {
-          person_id: `p${i}`,
-          first_name: row.first_name,
-          last_name: row.last_name,
-          addresses: [place(a!, '2006', '2011'), place(b!, '2011-06', '2017'), place(row, '2017-08', '2026-10')],
-          phones: [
-            { number: a!.phone_1, type: 'landline', first_seen: '2006', last_seen: '2011' },
-            { number: row.phone_1, type: row.phone_1_type, first_seen: '2015', last_seen: '2026-10' },
-            ...(row.phone_2
-              ? [{ number: row.phone_2, type: row.phone_2_type ?? '', first_seen: '2017', last_seen: '2026-10' }]
-              : []),
-          ],
-          emails: row.email_1 ? [row.email_1] : [],
-        };
-        yield `${JSON.stringify(person)}\n`;
-      }
-    }
-    async function* roll() {
-      yield 'street_address,city,state,zip_code,owner_name,mailing_street_address,mailing_city,mailing_state,mailing_zip_code\n';
-      const seen = new Set<string>();
-      let chunk = '';
-      for (const row of generateContacts({ rows: contacts, seed: SEED })) {
-        const key = `${row.street_address}|${row.zip_code}`.toUpperCase();
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const at = [row.street_address, row.city, row.state, row.zip_code];
-        chunk += `${[...at, `${row.last_name} ${row.first_name}`.toUpperCase(), ...at].map(csvField).join(',')}\n`;
-        if (chunk.length > 1 << 16) {
-          yield chunk;
-          chunk = '';
-        }
-      }
-      yield chunk;
-    }
+    const probe = (row: ContactRow, i: number) => {
+      if (i % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, 8 + i)));
+    };
     const t = performance.now();
-    const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'bench' });
+    const counts = await importContacts(db, benchPeople(contacts, owners, probe), {
+      format: 'ndjson',
+      source: 'bench',
+    });
     if (owners) {
-      const parcels = await importProperties(db, roll(), { format: 'csv', source: 'bench-roll' });
+      const parcels = await importProperties(db, benchRoll(contacts), { format: 'csv', source: 'bench-roll' });
       console.log(`imported ${parcels.imported} parcels`);
     }
     importSeconds = (performance.now() - t) / 1000;

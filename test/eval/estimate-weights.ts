@@ -57,7 +57,7 @@ for (const seed of TRAINING_SEEDS) {
   const population = generatePopulation({ households: 4000, seed });
   const records = population.people.map((p) => {
     const address: StandardAddress = standardizeAddress(p);
-    return { p, address, first_name: p.first, last_name: p.last, city: address.city, ...candidateKeys(address) };
+    return { p, address, firstName: p.first, lastName: p.last, city: address.city, ...candidateKeys(address) };
   });
   const byNumber = new Map<string, typeof records>();
   for (const r of records) {

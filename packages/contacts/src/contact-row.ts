@@ -74,8 +74,8 @@ function standardize(raw: RawContact): AddressText {
     // The keys matching builds for stored rows: the same code builds the worker's query keys.
     lastAddress = {
       address,
-      unitKey: keys.unit_key,
-      keys: `${encodeCopyValue(keys.address_key)}\t${encodeCopyValue(keys.unit_key)}`,
+      unitKey: keys.unitKey,
+      keys: `${encodeCopyValue(keys.addressKey)}\t${encodeCopyValue(keys.unitKey)}`,
       fields: [address.line, address.city, address.state, address.zip5].map(encodeCopyValue).join('\t'),
     };
     lastStreet = raw.street_address;

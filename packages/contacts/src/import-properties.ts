@@ -293,10 +293,10 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
     if (raw[field].length > 300) return { reason: `${field} longer than 300 characters` };
   }
   const head = [
-    keys.unit_key,
+    keys.unitKey,
     raw.apn,
-    keys.address_key,
-    keys.unit_key,
+    keys.addressKey,
+    keys.unitKey,
     situs.line,
     situs.city,
     situs.state,

@@ -64,16 +64,7 @@ const MAX_SURNAME_OWNERS = 2;
 const GENERATION_YEARS = 16;
 const NO_NAME = 'people live at this address but none matches the owner name given';
 
-type Ranked = RankedCandidate<{
-  first_name: string;
-  last_name: string;
-  first_norm: string;
-  last_norm: string;
-  address_key: string;
-  unit_key: string;
-  city: string;
-  c: ContactCandidate;
-}>;
+type Ranked = RankedCandidate<ContactCandidate>;
 
 /** Whether any of the three blocks (find-candidates.ts) returned as many rows as its limit. */
 function anyBlockFull(candidates: ContactCandidate[], key: BlockingKeys, limits: CandidateLimits): boolean {
@@ -267,20 +258,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const record = queries.map((q, i) => recordFor(records.get(keys[i]!.addressKey), q.address));
     // With a record its owners are judged apart: everyone at the address is ranked.
     const rankBy = queries.map((q, i): MatchQuery => (record[i] ? { address: q.address } : q));
-    const rank = (i: number): Ranked[] =>
-      rankCandidates(
-        rankBy[i]!,
-        found[i]!.map((c) => ({
-          first_name: c.firstName,
-          last_name: c.lastName,
-          first_norm: c.firstNorm,
-          last_norm: c.lastNorm,
-          address_key: c.addressKey,
-          unit_key: c.unitKey,
-          city: c.city,
-          c,
-        })),
-      );
+    const rank = (i: number): Ranked[] => rankCandidates(rankBy[i]!, found[i]!);
     const ranked: Ranked[][] = queries.map((_, i) => rank(i));
     const again: number[] = [];
     for (let i = 0; i < queries.length; i++) if (ranked[i]!.length === 0 && keys[i]!.number !== '') again.push(i);
@@ -322,7 +300,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
           );
     const pools = queries.map((q, i) => {
       const pool: { c: ContactCandidate; property: boolean; at: MatchQuery['address'] }[] = [];
-      const inRank = new Set(ranked[i]!.map((r) => r.candidate.c));
+      const inRank = new Set(ranked[i]!.map((r) => r.candidate));
       for (const c of found[i]!) {
         if (inRank.has(c) || (c.addressKey === keys[i]!.addressKey && sameDwelling(q.address, c))) {
           pool.push({ c, property: true, at: q.address });
@@ -341,7 +319,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const personKeys = new Set<string>();
     pools.forEach((pool, i) => {
       for (const { c } of pool) if (sought[i]!.some((s) => nameAgreement(s, c) > 0)) personKeys.add(c.personKey);
-      for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.c.personKey);
+      for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.personKey);
     });
     personKeys.delete('');
     const personRows = await loadPersonRows(db, personKeys);
@@ -360,7 +338,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     };
 
     // The ranking's confidence breaks ties between people whose names agree alike (J Smith: John or Jane).
-    const rankedConfidence = ranked.map((list) => new Map(list.map((r) => [r.candidate.c, r.confidence])));
+    const rankedConfidence = ranked.map((list) => new Map(list.map((r) => [r.candidate, r.confidence])));
     const ownerMatches = sought.map((s, i) => {
       if (s.length === 0) return [];
       const property = new Set(pools[i]!.filter((e) => e.property).map((e) => e.c.unitKey));
@@ -373,7 +351,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     const wanted: ContactCandidate[] = [];
     ownerMatches.forEach((list, i) => {
       for (const m of list) wanted.push(m.c);
-      for (const r of ranked[i]!.slice(0, maxPeople)) wanted.push(r.candidate.c);
+      for (const r of ranked[i]!.slice(0, maxPeople)) wanted.push(r.candidate);
     });
     for (const c of wanted) for (const row of rowsOf(c)) for (const phone of row.phones) numbers.add(phone.number);
     const suppressed = await suppressedNumbers(db, numbers);
@@ -409,16 +387,8 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       for (const m of ownerMatches[i]!.sort((a, b) => b.score - a.score)) {
         const view = viewOf(m.c);
         const scored = scoreCandidate(
-          { address: m.at, first_name: m.sought.owner.firstName ?? null, last_name: m.sought.owner.lastName ?? null },
-          {
-            first_name: m.c.firstName,
-            last_name: m.c.lastName,
-            first_norm: m.c.firstNorm,
-            last_norm: m.c.lastNorm,
-            address_key: m.c.addressKey,
-            unit_key: m.c.unitKey,
-            city: m.c.city,
-          },
+          { address: m.at, firstName: m.sought.owner.firstName ?? null, lastName: m.sought.owner.lastName ?? null },
+          m.c,
         );
         const reasons = [
           rec !== undefined ? 'owner_of_record' : 'owner_named',
@@ -433,8 +403,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
         listed.add(identityOf(m.c));
       }
       let residents = 0;
-      for (const { candidate, confidence, reasons } of ranked[i]!) {
-        const { c } = candidate;
+      for (const { candidate: c, confidence, reasons } of ranked[i]!) {
         if (listed.has(identityOf(c))) continue;
         const view = viewOf(c);
         if (!livesHere(c, view)) continue;

@@ -23,20 +23,20 @@ import type { CandidateRecord, ContactRow, DemoQuery } from '../src/index.ts';
 const QUERIES = Number(process.argv[2] ?? 100_000);
 const rows: ContactRow[] = [...generateContacts({ rows: QUERIES, seed: 2024 })];
 
-// Ingest side (not timed): the blocking index a database would hold, keyed by address_key,
-// with the names normalised as the import stores them (first_norm, last_norm).
+// Ingest side (not timed): the blocking index a database would hold, keyed by addressKey,
+// with the names normalised as the import stores them (firstNorm, lastNorm).
 const index = new Map<string, (CandidateRecord & { row: ContactRow })[]>();
 for (const row of rows) {
   const candidate = {
-    first_name: row.first_name,
-    last_name: row.last_name,
-    first_norm: nameTokens(row.first_name).join(' '),
-    last_norm: nameTokens(row.last_name).join(' '),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    firstNorm: nameTokens(row.first_name).join(' '),
+    lastNorm: nameTokens(row.last_name).join(' '),
     ...candidateKeys(standardizeAddress(row)),
     row,
   };
-  const bucket = index.get(candidate.address_key);
-  if (bucket === undefined) index.set(candidate.address_key, [candidate]);
+  const bucket = index.get(candidate.addressKey);
+  if (bucket === undefined) index.set(candidate.addressKey, [candidate]);
   else bucket.push(candidate);
 }
 
@@ -84,7 +84,7 @@ let strangers = 0;
 for (const [key, bucket] of index) {
   if (strangers >= 10_000) break;
   const row = bucket[0]?.row as ContactRow;
-  const names = new Set(bucket.map((c) => c.first_name?.toUpperCase()));
+  const names = new Set(bucket.map((c) => c.firstName?.toUpperCase()));
   const stranger = ['Xavier', 'Ophelia', 'Bartholomew', 'Winifred', 'Thaddeus'].find(
     (n) => !names.has(n.toUpperCase()),
   );

@@ -43,18 +43,18 @@ const REJECTED = 0;
 
 export interface MatchQuery {
   address: StandardAddress;
-  first_name?: string | null;
-  last_name?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
 }
 
-/** What scoring needs from a stored contact; `address_key`/`unit_key` come from `candidateKeys`. */
+/** What scoring needs from a stored contact; `addressKey`/`unitKey` come from `candidateKeys`. */
 export interface CandidateRecord {
-  first_name: string | null;
-  last_name: string | null;
+  firstName: string | null;
+  lastName: string | null;
   /** `StandardAddress.key` of the record's address. */
-  address_key: string;
+  addressKey: string;
   /** `StandardAddress.unitKey` of the record's address. */
-  unit_key: string;
+  unitKey: string;
   /** Normalised city as stored (normalizeCity); compared when given. */
   city?: string | null;
   /**
@@ -62,8 +62,8 @@ export interface CandidateRecord {
    * contacts). Saves normalising every candidate of every query; empty while the name is
    * not, or absent, and the names are normalised here.
    */
-  first_norm?: string;
-  last_norm?: string;
+  firstNorm?: string;
+  lastNorm?: string;
 }
 
 export interface FieldLevels {
@@ -98,8 +98,8 @@ export interface BlockingKeys {
 }
 
 /** The key fields to store beside a contact row so it can be scored later. */
-export function candidateKeys(address: StandardAddress): Pick<CandidateRecord, 'address_key' | 'unit_key'> {
-  return { address_key: address.key, unit_key: address.unitKey };
+export function candidateKeys(address: StandardAddress): Pick<CandidateRecord, 'addressKey' | 'unitKey'> {
+  return { addressKey: address.key, unitKey: address.unitKey };
 }
 
 export function blockingKeys(address: StandardAddress): BlockingKeys {
@@ -118,8 +118,8 @@ export function buildMatchQuery(
 ): MatchQuery {
   return {
     address: standardizeAddress(input),
-    first_name: input.first_name ?? null,
-    last_name: input.last_name ?? null,
+    firstName: input.first_name ?? null,
+    lastName: input.last_name ?? null,
   };
 }
 
@@ -140,7 +140,7 @@ interface Prepared {
 
 function prepare(query: MatchQuery): Prepared {
   const { address } = query;
-  const person = normalizePerson(query.first_name, query.last_name);
+  const person = normalizePerson(query.firstName, query.lastName);
   return {
     address,
     street: streetForms(address, address.street),
@@ -179,7 +179,7 @@ function addressLevels(
   query: Prepared,
   candidate: CandidateRecord,
 ): Pick<FieldLevels, 'street' | 'zip' | 'city' | 'unit'> | null {
-  const key = candidate.address_key;
+  const key = candidate.addressKey;
   const bar = key.indexOf('|');
   if (key.slice(0, bar) !== query.address.number) return null;
   const zip = key.slice(key.lastIndexOf('|') + 1);
@@ -188,7 +188,7 @@ function addressLevels(
     street,
     zip: query.address.zip5 === null ? 'different' : compareZip(query.address.zip5, zip),
     city: compareCity(query.address.city, candidate.city),
-    unit: compareUnit(query.unit, unitOf(candidate.unit_key, key)),
+    unit: compareUnit(query.unit, unitOf(candidate.unitKey, key)),
   };
 }
 
@@ -202,7 +202,7 @@ function levelsOf(query: Prepared, candidate: CandidateRecord, person: Normalize
 
 /** The agreement levels of a candidate (null: another address), for estimating the weights. */
 export function compareCandidate(query: MatchQuery, candidate: CandidateRecord): FieldLevels | null {
-  return levelsOf(prepare(query), candidate, normalizePerson(candidate.first_name, candidate.last_name));
+  return levelsOf(prepare(query), candidate, normalizePerson(candidate.firstName, candidate.lastName));
 }
 
 /** Sum of the match weights (bits) of a candidate's levels. */
@@ -219,7 +219,7 @@ export function contradicts(levels: FieldLevels): boolean {
 }
 
 function evaluate(query: Prepared, candidate: CandidateRecord, person: NormalizedPerson): Evaluated {
-  const identity = `${candidate.unit_key}|${person.first.join(' ')}|${person.lastCompact}`;
+  const identity = `${candidate.unitKey}|${person.first.join(' ')}|${person.lastCompact}`;
   const levels = levelsOf(query, candidate, person);
   if (levels === null) return { weight: 0, rejected: true, reasons: ['address_mismatch'], identity };
   const reasons = [levels.street === 'exact' && levels.zip === 'exact' ? 'address_exact' : `street_${levels.street}`];
@@ -238,9 +238,9 @@ function storedNorm(norm: string | undefined, name: string | null): string | und
 }
 
 function recordPerson(candidate: CandidateRecord): NormalizedPerson {
-  const first = storedNorm(candidate.first_norm, candidate.first_name);
-  const last = storedNorm(candidate.last_norm, candidate.last_name);
-  if (first === undefined || last === undefined) return normalizePerson(candidate.first_name, candidate.last_name);
+  const first = storedNorm(candidate.firstNorm, candidate.firstName);
+  const last = storedNorm(candidate.lastNorm, candidate.lastName);
+  if (first === undefined || last === undefined) return normalizePerson(candidate.firstName, candidate.lastName);
   return personFromTokens(first === '' ? [] : first.split(' '), last === '' ? [] : last.split(' '));
 }
 

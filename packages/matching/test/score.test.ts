@@ -19,7 +19,7 @@ function contact(
   place: { city: string; zip_code: string } = home,
 ): CandidateRecord {
   const address = standardizeAddress({ street_address, ...home, ...place });
-  return { first_name, last_name, city: normalizeCity(place.city), ...candidateKeys(address) };
+  return { firstName: first_name, lastName: last_name, city: normalizeCity(place.city), ...candidateKeys(address) };
 }
 
 const query = (
@@ -141,19 +141,19 @@ describe('rankCandidates', () => {
 
   it('returns only the asked-for person, with reasons', () => {
     const ranked = rankCandidates(query('Homer', 'Simpson'), household);
-    expect(ranked.map((r) => r.candidate.first_name)).toEqual(['Homer']);
+    expect(ranked.map((r) => r.candidate.firstName)).toEqual(['Homer']);
     expect(ranked[0]?.reasons).toEqual(['address_exact', 'last_name_exact', 'first_name_exact']);
   });
 
   it('returns the whole household, in input order, when no name is given', () => {
     const ranked = rankCandidates(query(), household);
-    expect(ranked.map((r) => r.candidate.first_name)).toEqual(['Marge', 'Homer', 'Bartholomew']);
+    expect(ranked.map((r) => r.candidate.firstName)).toEqual(['Marge', 'Homer', 'Bartholomew']);
   });
 
   it('lets two people of one household compete: only the better one can match', () => {
     const twins = [contact('John', 'Smith'), contact('Joan', 'Smith')];
-    expect(rankCandidates(query('John', 'Smith'), twins).map((r) => r.candidate.first_name)).toEqual(['John']);
-    expect(rankCandidates(query('Joan', 'Smith'), twins).map((r) => r.candidate.first_name)).toEqual(['Joan']);
+    expect(rankCandidates(query('John', 'Smith'), twins).map((r) => r.candidate.firstName)).toEqual(['John']);
+    expect(rankCandidates(query('Joan', 'Smith'), twins).map((r) => r.candidate.firstName)).toEqual(['Joan']);
   });
 
   it('returns nobody for a person who is not there', () => {

@@ -1,0 +1,108 @@
+/**
+ * The benchmarks' stored data and batch rows, one definition for every bench that needs
+ * them (batch.bench.ts, engine.bench.ts):
+ *
+ * - plain: `contacts` demo contact rows (seed 99), as NDJSON;
+ * - owners (#24): each of those rows becomes a person (person_id) whose current address is
+ *   that row's, with two older addresses of their own (rows of two other seeds, dated
+ *   before), and a roll of one parcel per distinct current address, owned by the person
+ *   ("LAST FIRST", mailing address the property).
+ *
+ * The batch rows are noisy variants of the stored rows (demoQueryFor), per ten: one at an
+ * address nobody lives at, one without owner names (address only), eight with the address
+ * written another way and the owner name in other case.
+ */
+import type { Property } from '@skiptrace/contracts';
+import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
+
+export const SEED = 99;
+
+export const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+export const BATCH_HEADER = 'street_address,city,state,zip_code,first_name,last_name';
+
+/** Batch row i (1-based) made from a stored contact row; variant changes the noise per batch. */
+export function batchRow(row: ContactRow, i: number, variant: number): string[] {
+  const q = demoQueryFor(row, variant * 1_000_003 + i);
+  if (i % 10 === 0) return [`${i} Nowhere Benchmark Rd`, q.city, q.state, q.zip_code, q.first_name, q.last_name];
+  if (i % 10 === 1) return [q.street_address, q.city, q.state, q.zip_code, '', ''];
+  return [q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name];
+}
+
+/** The batch's rows as properties (the CSV's columns), wrapping around the stored contacts. */
+export function* batchProperties(rows: number, contacts: number, variant = 0): Generator<Property> {
+  let i = 0;
+  while (i < rows) {
+    for (const row of generateContacts({ rows: Math.max(1, Math.min(contacts || rows, rows)), seed: SEED })) {
+      if (++i > rows) return;
+      const [street_address, city, state, zip_code, first_name, last_name] = batchRow(row, i, variant);
+      const p: Property = { street_address: street_address!, city: city!, state: state!, zip_code: zip_code! };
+      if (first_name !== '') p.first_name = first_name!;
+      if (last_name !== '') p.last_name = last_name!;
+      yield p;
+    }
+  }
+}
+
+/**
+ * The stored people as NDJSON lines: plain contact rows, or (owners) persons with three
+ * addresses. `onRow` sees each seed row (the benches take probe bodies from them).
+ */
+export async function* benchPeople(
+  contacts: number,
+  owners: boolean,
+  onRow: (row: ContactRow, i: number) => void = () => undefined,
+): AsyncGenerator<string> {
+  const older = [SEED + 1, SEED + 2].map((seed) => generateContacts({ rows: contacts, seed })[Symbol.iterator]());
+  const place = (r: ContactRow, first_seen: string, last_seen: string) => ({
+    street_address: r.street_address,
+    city: r.city,
+    state: r.state,
+    zip_code: r.zip_code,
+    first_seen,
+    last_seen,
+  });
+  let i = 0;
+  for (const row of generateContacts({ rows: contacts, seed: SEED })) {
+    onRow(row, i++);
+    if (!owners) {
+      yield `${JSON.stringify(row)}\n`;
+      continue;
+    }
+    const [a, b] = older.map((o) => o.next().value as ContactRow);
+    const person = {
+      person_id: `p${i}`,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      addresses: [place(a!, '2006', '2011'), place(b!, '2011-06', '2017'), place(row, '2017-08', '2026-10')],
+      phones: [
+        { number: a!.phone_1, type: 'landline', first_seen: '2006', last_seen: '2011' },
+        { number: row.phone_1, type: row.phone_1_type, first_seen: '2015', last_seen: '2026-10' },
+        ...(row.phone_2
+          ? [{ number: row.phone_2, type: row.phone_2_type ?? '', first_seen: '2017', last_seen: '2026-10' }]
+          : []),
+      ],
+      emails: row.email_1 ? [row.email_1] : [],
+    };
+    yield `${JSON.stringify(person)}\n`;
+  }
+}
+
+/** The roll (canonical CSV): one parcel per distinct current address, owned by its person. */
+export async function* benchRoll(contacts: number): AsyncGenerator<string> {
+  yield 'street_address,city,state,zip_code,owner_name,mailing_street_address,mailing_city,mailing_state,mailing_zip_code\n';
+  const seen = new Set<string>();
+  let chunk = '';
+  for (const row of generateContacts({ rows: contacts, seed: SEED })) {
+    const key = `${row.street_address}|${row.zip_code}`.toUpperCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const at = [row.street_address, row.city, row.state, row.zip_code];
+    chunk += `${[...at, `${row.last_name} ${row.first_name}`.toUpperCase(), ...at].map(csvField).join(',')}\n`;
+    if (chunk.length > 1 << 16) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}

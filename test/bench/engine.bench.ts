@@ -1,0 +1,94 @@
+/**
+ * The trace engine alone, plain contacts beside the owner model in the same minutes (#24's
+ * "≤ 1.25× the CPU per row"): for each world (bench-world.ts) a fresh database gets the
+ * people (and, for owners, the roll), then the batch's properties are traced in chunks as
+ * the batch chunk worker does (`traceMany`, --chunk rows at a time, one at a time), and the
+ * CPU per row of this process (Node: the engine) and of the database's backends is printed.
+ * Without HTTP, broker, result storage or export: what the worlds' difference costs the trace.
+ *
+ *   node test/bench/engine.bench.ts [--contacts 200000] [--rows 100000] [--chunk 500] [--rounds 2]
+ *
+ * Rounds alternate plain and owners on the same two databases (after one warm-up pass each).
+ */
+import { parseArgs } from 'node:util';
+import { importContacts, importProperties } from '@skiptrace/contacts';
+import type { Property } from '@skiptrace/contracts';
+import { createContactTraceEngine, createPostgresDatabase } from '@skiptrace/batches/bench-system';
+import { createTestDatabaseUrl } from '@skiptrace/testing';
+import { sampleProcesses } from '@skiptrace/testing/cpu-time';
+import { batchProperties, benchPeople, benchRoll } from './bench-world.ts';
+
+const { values } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '200000' },
+    rows: { type: 'string', default: '100000' },
+    chunk: { type: 'string', default: '500' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const contacts = Number(values.contacts);
+const rows = Number(values.rows);
+const chunk = Number(values.chunk);
+const rounds = Number(values.rounds);
+
+const properties: Property[] = [...batchProperties(rows, contacts)];
+interface World {
+  name: string;
+  db: ReturnType<typeof createPostgresDatabase>;
+  testDb: Awaited<ReturnType<typeof createTestDatabaseUrl>>;
+  engine: ReturnType<typeof createContactTraceEngine>;
+}
+const worlds: World[] = [];
+for (const owners of [false, true]) {
+  const testDb = await createTestDatabaseUrl(owners ? 'bench_engine_owners' : 'bench_engine_plain');
+  const db = createPostgresDatabase({ url: testDb.url });
+  await db.migrate();
+  const t = performance.now();
+  await importContacts(db, benchPeople(contacts, owners), { format: 'ndjson', source: 'bench' });
+  if (owners) await importProperties(db, benchRoll(contacts), { format: 'csv', source: 'bench-roll' });
+  console.log(`${owners ? 'owners' : 'plain'}: imported in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  worlds.push({ name: owners ? 'owners' : 'plain', db, testDb, engine: createContactTraceEngine(db) });
+}
+
+/** Traces every property, chunk by chunk; CPU µs per row of this process and the database's backends. */
+async function pass(world: World) {
+  const sampler = sampleProcesses({
+    node: () => [process.pid],
+    postgres: async () =>
+      (
+        await world.db.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+          [world.testDb.name],
+        )
+      ).rows.map((r) => r.pid),
+  });
+  const c0 = await sampler.cpuMs();
+  const t0 = performance.now();
+  let results = 0;
+  for (let i = 0; i < properties.length; i += chunk) {
+    for (const outcome of await world.engine.traceMany(properties.slice(i, i + chunk)))
+      results += outcome.results.length;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const c1 = await sampler.cpuMs();
+  sampler.stop();
+  const us = (name: string) => Math.round(((c1[name]! - (c0[name] ?? 0)) * 1000) / rows);
+  return { seconds: Math.round(seconds * 10) / 10, node: us('node'), postgres: us('postgres'), results };
+}
+
+try {
+  for (const world of worlds) await pass(world); // warm-up: caches, plans
+  const out: Record<string, unknown>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const [plain, owners] = [await pass(worlds[0]!), await pass(worlds[1]!)];
+    const ratio = (owners.node + owners.postgres) / (plain.node + plain.postgres);
+    out.push({ round: r + 1, plain, owners, ratio: Math.round(ratio * 100) / 100 });
+    console.log(JSON.stringify(out.at(-1)));
+  }
+  console.log(JSON.stringify({ date: new Date().toISOString(), contacts, rows, chunk, rounds: out }, null, 2));
+} finally {
+  for (const w of worlds) {
+    await w.db.close();
+    await w.testDb.drop();
+  }
+}
