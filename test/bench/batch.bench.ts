@@ -42,7 +42,7 @@ import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAccounts } from '@skiptrace/accounts';
 import { importContacts, importProperties } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
 import { BATCH_HEADER, SEED, batchRow, benchPeople, benchRoll, csvField } from './bench-world.ts';
 import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import {

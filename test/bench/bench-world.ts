@@ -13,7 +13,7 @@
  * written another way and the owner name in other case.
  */
 import type { Property } from '@skiptrace/contracts';
-import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
 
 export const SEED = 99;
 

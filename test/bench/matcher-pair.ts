@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { importContacts } from '@skiptrace/contacts';
 import { createContactTraceEngine, type TraceEngine } from '@skiptrace/core';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { cpuSnapshot, type PidGroups } from '@skiptrace/testing/cpu-time';

@@ -5,6 +5,11 @@
 //                                        gateway, worker and dispatcher as separate processes
 //     [--loadgen wrk|autocannon]         closed-loop generator; wrk when installed (the 70 %
 //                                        fixed-rate run always uses autocannon)
+//     [--owners]                         the owner model: people with three addresses each
+//                                        and a roll of their parcels (bench-world.ts)
+// With wrk, a bare Express 5 JSON POST server (express-reference.ts) is loaded the same way
+// just before and just after the capacity run: the capacity is also given as a ratio to it.
+// `./run bench sync …` installs wrk first (Debian's package) when it can.
 // Needs the local PostgreSQL, RabbitMQ and Redis (URLs from DATABASE_URL, AMQP_URL,
 // REDIS_URL). Creates and drops its own database and vhost. Prints a JSON summary.
 import { spawn } from 'node:child_process';
@@ -14,8 +19,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createAccounts } from '@skiptrace/accounts';
-import { importContacts } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { importContacts, importProperties } from '@skiptrace/contacts';
+import { demoQueryFor, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import {
   clientCredentialsToken,
@@ -26,6 +31,8 @@ import {
   waitUntil,
 } from '@skiptrace/testing';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
+import { benchPeople, benchRoll } from './bench-world.ts';
+import { bareExpressCapacity } from './express-reference.ts';
 import { runWrk, wrkAvailable, type LoadResult } from './wrk.ts';
 
 const { values } = parseArgs({
@@ -36,6 +43,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '18080' },
     topology: { type: 'string', default: 'standalone' },
     loadgen: { type: 'string', default: wrkAvailable() ? 'wrk' : 'autocannon' },
+    owners: { type: 'boolean', default: false },
   },
 });
 const loadgen = values.loadgen;
@@ -46,7 +54,6 @@ const contacts = Number(values.contacts);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const port = Number(values.port);
-const SEED = 99;
 
 const testDb = await createTestDatabaseUrl('bench_sync');
 const vhost = await createTestVhost('bench');
@@ -56,12 +63,19 @@ try {
   const db = createPostgresDatabase({ url: testDb.url });
   await db.migrate();
   const t0 = performance.now();
-  async function* ndjson() {
-    for (const row of generateContacts({ rows: contacts, seed: SEED })) yield `${JSON.stringify(row)}\n`;
-  }
-  const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'bench' });
+  // Queries: noisy variants of imported rows spread over the whole file.
+  const stride = Math.max(1, Math.floor(contacts / 5000));
+  const bodies: string[] = [];
+  const probe = (row: ContactRow, i: number) => {
+    if (i % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, i + 1)));
+  };
+  const counts = await importContacts(db, benchPeople(contacts, values.owners, probe), {
+    format: 'ndjson',
+    source: 'bench',
+  });
+  if (values.owners) await importProperties(db, benchRoll(contacts), { format: 'csv', source: 'bench-roll' });
   const importSeconds = (performance.now() - t0) / 1000;
-  console.error(`imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s`);
+  console.error(`imported ${counts.imported} contact rows in ${importSeconds.toFixed(1)} s`);
 
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const env = {
@@ -111,13 +125,6 @@ try {
   }
   const token = await clientCredentialsToken(issuer, client);
 
-  // Queries: noisy variants of imported rows spread over the whole file.
-  const stride = Math.max(1, Math.floor(contacts / 5000));
-  const bodies: string[] = [];
-  let i = 0;
-  for (const row of generateContacts({ rows: contacts, seed: SEED })) {
-    if (i++ % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, i)));
-  }
   let next = 0;
   const request: autocannon.Request = {
     method: 'POST',
@@ -173,10 +180,16 @@ try {
         )
       ).rows[0]?.n ?? 0,
     );
+  const reference = () =>
+    loadgen === 'wrk' ? bareExpressCapacity({ port: port + 10, bodies, connections, seconds }) : undefined;
+  const referenceBefore = await reference();
   const cpuBefore = await cpuSnapshot(groups);
   const xactBefore = await transactions();
   const capacity = await closedLoop(seconds);
   const cpuAfter = await cpuSnapshot(groups);
+  const referenceAfter = await reference();
+  const referenceMean =
+    referenceBefore && referenceAfter ? (referenceBefore.reqPerSec + referenceAfter.reqPerSec) / 2 : undefined;
   // The statistics collector publishes counters with a delay of up to ~0.5 s.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const xactAfter = await transactions();
@@ -194,7 +207,13 @@ try {
         connections,
         seconds,
         loadgen,
+        owners: values.owners,
         capacity,
+        // A bare Express 5 JSON POST server, same generator and bodies, just before and after.
+        bareExpress: referenceMean
+          ? { before: referenceBefore!.reqPerSec, after: referenceAfter!.reqPerSec }
+          : 'needs --loadgen wrk',
+        ratioToBareExpress: referenceMean ? Math.round((capacity.reqPerSec / referenceMean) * 1000) / 1000 : undefined,
         // CPU ms each request cost in each process group during the capacity run.
         cpuMsPerRequest: cpuPerRequest(cpuBefore, cpuAfter, capacity.total),
         // Database transactions (each autocommit statement is one) per request.

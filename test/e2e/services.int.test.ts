@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccounts } from '@skiptrace/accounts';
 import { importContacts } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import {
   createTestDatabaseUrl,

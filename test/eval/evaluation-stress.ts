@@ -26,7 +26,8 @@ import {
   titleCase,
 } from './evaluation.ts';
 import type { Dwelling, EvalPerson, EvalQuery, Population, PopulationOptions, StressKind } from './evaluation.ts';
-import { mulberry32, STATE_NAMES, type Random } from '@skiptrace/matching';
+import { STATE_NAMES } from '@skiptrace/matching';
+import { mulberry32, type Random } from '@skiptrace/demo';
 
 /** Confusable given names that live under one roof (siblings, a couple, parent and child). */
 const CONFUSABLE: readonly (readonly [string, string])[] = [

@@ -1,11 +1,12 @@
 /**
  * Matching evaluation data (docs/matching.md): a synthetic census-style population of
  * households, and noisy queries with known answers, one group per kind of noise. Its own
- * design and name lists, independent of the demo generator (demo-data.ts) and of the
+ * design and name lists, independent of the demo generator (@skiptrace/demo) and of the
  * nickname tables the matcher uses, so the evaluation does not grade the matcher on its
  * own tables. Deterministic for a seed.
  */
-import { mulberry32, STATE_NAMES } from '@skiptrace/matching';
+import { STATE_NAMES } from '@skiptrace/matching';
+import { mulberry32 } from '@skiptrace/demo';
 
 export interface EvalPerson {
   id: number;

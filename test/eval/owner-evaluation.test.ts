@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPgliteDatabase } from '@skiptrace/storage';
 import type { Database } from '@skiptrace/storage';
-import { OWNER_SITUATIONS } from '@skiptrace/owners';
+import { OWNER_SITUATIONS } from '@skiptrace/demo';
 import { formatOwnerEvaluation, formatOwnerFailures, runOwnerEvaluation } from './owner-evaluation.ts';
 
 describe('owner evaluation (PGlite, 3,000 people, at most 150 queries per situation)', () => {

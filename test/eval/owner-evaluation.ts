@@ -28,7 +28,8 @@
 import type { Property, TraceResult } from '@skiptrace/contracts';
 import { importContacts, importProperties } from '@skiptrace/contacts';
 import { createContactTraceEngine, type TraceOutcome } from '@skiptrace/core';
-import { foldAscii, mulberry32, normalizePhone } from '@skiptrace/matching';
+import { foldAscii, normalizePhone } from '@skiptrace/matching';
+import { mulberry32 } from '@skiptrace/demo';
 import {
   generateOwnerWorld,
   OWNER_SITUATIONS,
@@ -37,7 +38,7 @@ import {
   type OwnerSituation,
   type OwnerWorld,
   type ParcelTruth,
-} from '@skiptrace/owners';
+} from '@skiptrace/demo';
 import type { Database } from '@skiptrace/storage';
 
 /** Kinds of failure, the worst first: a query's example is filed under its worst. */

@@ -20,9 +20,11 @@ export interface FuzzOptions {
   seed: number;
   /** A request without an answer after this long is a hang (ms); default 30,000. */
   deadlineMs?: number;
-  /** Stop early after this long (ms); default none. */
+  /** Stop drawing requests this long after the first drawn one (ms); default none. */
   timeLimitMs?: number;
   onProgress?: (done: number) => void;
+  /** Requests sent first, as they are (heavySlice), before the drawn ones; they count toward `requests`. */
+  fixed?: FuzzRequest[];
 }
 
 export type ViolationKind = '5xx' | 'hang' | 'error body' | 'no answer';
@@ -41,6 +43,9 @@ export interface FuzzFigures {
   perSecond: number;
   byStatus: Record<string, number>;
   byRoute: Record<string, number>;
+  /** Heavy bodies (heavy.ts) by kind, and trickled deliveries. */
+  byHeavy: Record<string, number>;
+  trickled: number;
   /** Routes of the OpenAPI document the run never sent a request to. */
   routesMissed: string[];
   violations: Record<ViolationKind, number>;
@@ -59,6 +64,8 @@ export function describeRequest(req: FuzzRequest): string {
   const meta = [
     h['content-type'] && `type=${h['content-type']}`,
     h['content-encoding'] && `enc=${h['content-encoding']}`,
+    req.heavy && `heavy=${req.heavy}`,
+    req.trickle && `trickled ${req.trickle.chunkBytes} B/${req.trickle.everyMs} ms`,
   ]
     .filter(Boolean)
     .join(' ');
@@ -94,16 +101,25 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
   const arbitrary = fuzzRequests(context, document);
   const byStatus: Record<string, number> = {};
   const byRoute: Record<string, number> = {};
+  const byHeavy: Record<string, number> = {};
+  let trickled = 0;
   const violations: Record<ViolationKind, number> = { '5xx': 0, hang: 0, 'error body': 0, 'no answer': 0 };
   const examples: Violation[] = [];
   const started = performance.now();
-  const stopAt = options.timeLimitMs === undefined ? Infinity : started + options.timeLimitMs;
+  // The time limit runs from the first drawn request: the fixed ones are always sent whole.
+  let stopAt = Infinity;
   let sent = 0;
   let slowestMs = 0;
   let batch = 0;
   let queue: FuzzRequest[] = [];
+  const fixed = [...(options.fixed ?? [])].reverse();
 
   const next = (): FuzzRequest | undefined => {
+    if (fixed.length > 0) {
+      sent++;
+      return fixed.pop();
+    }
+    if (stopAt === Infinity && options.timeLimitMs !== undefined) stopAt = performance.now() + options.timeLimitMs;
     if (sent >= requests || performance.now() > stopAt) return undefined;
     if (queue.length === 0) queue = fc.sample(arbitrary, { numRuns: 256, seed: seed + batch++ });
     sent++;
@@ -117,6 +133,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
       const status = answer.hung ? 'hung' : String(answer.status);
       byStatus[status] = (byStatus[status] ?? 0) + 1;
       byRoute[req.route] = (byRoute[req.route] ?? 0) + 1;
+      if (req.heavy) byHeavy[req.heavy] = (byHeavy[req.heavy] ?? 0) + 1;
+      if (req.trickle) trickled++;
       const kind = judge(req, answer);
       if (kind) {
         violations[kind]++;
@@ -138,6 +156,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     perSecond: Math.round(total / seconds),
     byStatus,
     byRoute,
+    byHeavy,
+    trickled,
     routesMissed: routesOf(document).filter((r) => !byRoute[r]),
     violations,
     examples,

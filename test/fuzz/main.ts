@@ -1,12 +1,14 @@
 /**
  * The fuzz command: `./run fuzz -- --requests 100000 [--concurrency 8] [--seed N]
  * [--deadline-ms 30000] [--json]`. Starts the one-process system in a temporary data
- * directory, sends the requests, prints the figures and exits 1 on any violation
- * (5xx, hang, error answer without its documented body).
+ * directory, sends every heavy body once (heavySlice), then drawn requests up to
+ * `--requests` in all, prints the figures and exits 1 on any violation (5xx, hang, error
+ * answer without its documented body, a route never reached, a packet off loopback).
  */
 import { parseArgs } from 'node:util';
 import { installLoopbackGuard, loopbackViolations } from '@skiptrace/testing/loopback-guard';
 import { runFuzz } from './fuzz-run.ts';
+import { heavySlice } from './requests.ts';
 import { startFuzzSystem } from './fuzz-system.ts';
 
 const { values } = parseArgs({
@@ -34,6 +36,7 @@ try {
     concurrency: Number(values.concurrency),
     deadlineMs: Number(values['deadline-ms']),
     seed,
+    fixed: heavySlice(system.context),
     onProgress: (done) => process.stderr.write(`\r${done} requests`),
   });
   process.stderr.write('\n');
@@ -50,6 +53,13 @@ try {
     console.log('by route:');
     for (const [route, n] of Object.entries(figures.byRoute).sort())
       console.log(`  ${String(n).padStart(7)}  ${route}`);
+    const heavy = Object.values(figures.byHeavy).reduce((a, b) => a + b, 0);
+    console.log(
+      `heavy bodies: ${heavy} (bombs ${Object.entries(figures.byHeavy)
+        .filter(([k]) => k.startsWith('bomb'))
+        .reduce((a, [, n]) => a + n, 0)}), trickled: ${figures.trickled}`,
+    );
+    for (const [kind, n] of Object.entries(figures.byHeavy).sort()) console.log(`  ${String(n).padStart(7)}  ${kind}`);
     if (figures.routesMissed.length) console.log('routes never reached:', figures.routesMissed.join(', '));
     for (const e of figures.examples) console.log(`[${e.kind}] ${e.status} ← ${e.request}\n    answer ${e.answer}`);
   }

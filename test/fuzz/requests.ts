@@ -4,7 +4,7 @@
  * and unknown paths, each with schema-shaped or hostile parameters, headers, encodings,
  * methods and bodies, and now and then a raw byte stream that breaks HTTP framing.
  */
-import { deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import {
   contentEncodings,
@@ -18,6 +18,7 @@ import {
   pct,
   rawRequests,
 } from './hostile.ts';
+import { familyOf, heavyBodies, heavyBody, trickle, type HeavyBody, type Trickle } from './heavy.ts';
 import { arbitraryFor, bodyValueFor, type Components, type JsonSchema } from './schema-arbitrary.ts';
 
 export interface FuzzRequest {
@@ -29,6 +30,10 @@ export interface FuzzRequest {
   body?: Buffer;
   /** Bytes written as is on a fresh socket (framing errors); method/path/headers unused. */
   raw?: string;
+  /** A heavy body's kind (heavy.ts: bombs, nesting, key explosions, long strings, huge arrays). */
+  heavy?: string;
+  /** Deliver the body a few bytes at a time. */
+  trickle?: Trickle;
 }
 
 interface Parameter {
@@ -86,6 +91,7 @@ function compress(body: Buffer, encoding: string | undefined, honest: boolean): 
   if (!honest) return body;
   if (encoding === 'gzip') return gzipSync(body);
   if (encoding === 'deflate') return deflateSync(body);
+  if (encoding === 'br') return brotliCompressSync(body);
   return body;
 }
 
@@ -105,10 +111,14 @@ const csvBody = (columns: string[]): fc.Arbitrary<string> =>
     )
     .map(([header, rows, eol]) => [header.join(','), ...rows.map((r) => r.join(','))].join(eol));
 
-function bodyFor(
-  operation: Operation,
-  components: Components,
-): fc.Arbitrary<{ contentType: string | undefined; text?: string; bytes?: Buffer }> {
+interface BodyChoice {
+  contentType: string | undefined;
+  text?: string;
+  bytes?: Buffer;
+  heavy?: HeavyBody;
+}
+
+function bodyFor(operation: Operation, components: Components): fc.Arbitrary<BodyChoice> {
   const content = operation.requestBody?.content ?? { 'application/json': { schema: {} } };
   const options = Object.entries(content).map(([type, { schema }]) => {
     const propertyColumns = Object.keys(components.Property?.properties ?? {});
@@ -122,9 +132,15 @@ function bodyFor(
           : bodyValueFor(schema, components).map((v) => JSON.stringify(v) ?? 'undefined');
     return fc.record({ contentType: fc.constant<string | undefined>(type), text });
   });
+  const families = [...new Set(Object.keys(content).map(familyOf))].filter((f) => f !== undefined);
+  const heavy = fc
+    .constantFrom(...(families.length ? families : (['json'] as const)))
+    .chain((family) => heavyBody(family))
+    .map((h): BodyChoice => ({ contentType: h.contentType, heavy: h }));
   return fc.oneof(
     { weight: 8, arbitrary: fc.oneof(...options) },
     { weight: 2, arbitrary: fc.record({ contentType: contentTypes, bytes: hostileBytes }) },
+    { weight: 1, arbitrary: heavy },
   );
 }
 
@@ -173,13 +189,19 @@ function operationRequest(
       encoding: contentEncodings,
       honest: fc.boolean(),
       headers: extraHeaders,
+      trickle,
     })
     .map((r) => {
       const hasBody = r.method !== 'GET' && r.method !== 'HEAD' && (operation.requestBody !== undefined || r.honest);
       const headers: Record<string, string> = { ...r.headers };
       if (r.auth !== undefined) headers.authorization = r.auth;
       let body: Buffer | undefined;
-      if (hasBody) {
+      const heavy = r.body.heavy;
+      if (hasBody && heavy) {
+        body = heavy.bytes;
+        headers['content-type'] = heavy.contentType;
+        if (heavy.encoding) headers['content-encoding'] = heavy.encoding;
+      } else if (hasBody) {
         body = r.body.bytes ?? encodeText(r.body.text ?? '', r.body.contentType, r.honest);
         body = compress(body, r.encoding, r.honest);
         if (r.body.contentType !== undefined) headers['content-type'] = r.body.contentType;
@@ -191,6 +213,8 @@ function operationRequest(
         path: `${API}${r.path}${r.query}`,
         headers,
         body,
+        heavy: hasBody ? heavy?.kind : undefined,
+        trickle: body?.length ? r.trickle : undefined,
       };
     });
 }
@@ -266,14 +290,34 @@ function oauthRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   const reads = fc
     .constantFrom('/oauth/jwks', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server')
     .map((path) => ({ route: `GET ${path}`, path, method: 'GET' }));
+  // Bombs, honest compression, long values and field floods on every endpoint that reads a
+  // body; JSON ones (nesting, key explosions, long strings, huge arrays) on registration.
+  const heavyForms = fc
+    .tuple(
+      fc.constantFrom(
+        ['POST /oauth/token', '/oauth/token'],
+        ['POST /oauth/revoke', '/oauth/revoke'],
+        ['POST /oauth/introspect', '/oauth/introspect'],
+        ['POST /oauth/authorize', '/oauth/authorize'],
+        ['POST /oauth/userinfo', '/oauth/userinfo'],
+        ['POST /interaction/{uid}/login', '/interaction/x1/login'],
+        ['POST /interaction/{uid}/consent', '/interaction/x1/consent'],
+      ),
+      heavyBody('form'),
+    )
+    .map(([[route, path], h]) => heavyRequest(route!, path!, h));
+  const heavyRegister = fc
+    .tuple(fc.constantFrom(`Bearer wrong-admin-token`, ''), heavyBody('json'))
+    .map(([auth, h]) => heavyRequest('POST /oauth/register', '/oauth/register', h, auth));
   return fc
     .tuple(
-      fc.oneof(token, tokenEndpoints, authorize, interaction, register, reads),
+      fc.oneof(token, tokenEndpoints, authorize, interaction, register, reads, heavyForms, heavyRegister),
       fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: methods }),
       contentTypes,
       extraHeaders,
+      trickle,
     )
-    .map(([r, method, contentType, headers]) => {
+    .map(([r, method, contentType, headers, slow]): FuzzRequest => {
       const base = r as {
         route: string;
         path: string;
@@ -283,14 +327,26 @@ function oauthRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
       };
       const all: Record<string, string> = { ...headers, ...base.headers };
       if (base.body && !all['content-type']) all['content-type'] = contentType ?? 'application/x-www-form-urlencoded';
+      const heavy = (r as { heavy?: string }).heavy;
+      if (heavy) return { ...(r as FuzzRequest), headers: { ...headers, ...base.headers }, trickle: slow };
+      const body = (method ?? base.method ?? 'POST') === 'GET' ? undefined : base.body;
       return {
         route: base.route,
         method: method ?? base.method ?? 'POST',
         path: base.path,
         headers: all,
-        body: (method ?? base.method ?? 'POST') === 'GET' ? undefined : base.body,
+        body,
+        trickle: body?.length ? slow : undefined,
       };
     });
+}
+
+/** A POST of a heavy body, as it is: its content type and its coding. */
+function heavyRequest(route: string, path: string, h: HeavyBody, authorization?: string): FuzzRequest {
+  const headers: Record<string, string> = { 'content-type': h.contentType };
+  if (h.encoding) headers['content-encoding'] = h.encoding;
+  if (authorization) headers.authorization = authorization;
+  return { route, method: 'POST', path, headers, body: h.bytes, heavy: h.kind };
 }
 
 /** Health, docs, metrics, the console and paths that exist nowhere. */
@@ -302,6 +358,8 @@ function otherRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     `${API}/openapi.json`,
     `${API}/docs`,
     '/console/',
+    '/console/callback',
+    '/console/assets/missing.js',
     '/',
   );
   const unknown = fc.oneof(
@@ -322,7 +380,7 @@ function otherRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
       `${API}/property/skiptrace?cursor=%ff%fe`,
     ),
   );
-  return fc
+  const plain = fc
     .tuple(fc.oneof(known, unknown), methods, authorization(ctx), extraHeaders, fc.option(hostileBytes))
     .map(([path, method, auth, headers, body]) => ({
       route: 'other',
@@ -331,6 +389,14 @@ function otherRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
       headers: auth ? { ...headers, authorization: auth } : headers,
       body: method === 'GET' || method === 'HEAD' || body === null ? undefined : body,
     }));
+  // The console and the paths outside the API get heavy bodies too (nothing there reads one).
+  const heavy = fc
+    .tuple(
+      fc.constantFrom('/console/', '/console/callback', '/', `${API}/nowhere`, '/healthz'),
+      fc.constantFrom('json', 'form', 'csv', 'ndjson' as const).chain((family) => heavyBody(family)),
+    )
+    .map(([path, h]) => ({ ...heavyRequest('other', path, h, `Bearer ${ctx.token}`) }));
+  return fc.oneof({ weight: 10, arbitrary: plain }, { weight: 1, arbitrary: heavy });
 }
 
 /** Every request the fuzzer may send, weighted towards the API's routes. */
@@ -358,4 +424,87 @@ export function routesOf(doc: OpenApiDocument): string[] {
       .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
       .map((m) => `${m.toUpperCase()} ${template}`),
   );
+}
+
+/**
+ * Every heavy body once on every surface that reads one (the CI slice sends these first, so
+ * each run covers them whatever the seed): JSON ones to the sync trace, webhook create and
+ * change, API client creation and dynamic registration; forms to every OAuth endpoint that
+ * reads a body and the sign-in forms; CSV, NDJSON and JSON uploads to the batch API; all of
+ * them to the console. Plus a few trickled: a form, a JSON body and an upload.
+ */
+export function heavySlice(ctx: FuzzContext): FuzzRequest[] {
+  const bearer = `Bearer ${ctx.token}`;
+  const id = '00000000-0000-4000-8000-000000000000';
+  const json = [
+    ['POST /property/skiptrace', `${API}/property/skiptrace`],
+    ['POST /webhooks/endpoints', `${API}/webhooks/endpoints`],
+    ['PATCH /webhooks/endpoints/{id}', `${API}/webhooks/endpoints/${id}`],
+    ['POST /clients', `${API}/clients`],
+  ];
+  const out: FuzzRequest[] = [];
+  for (const h of heavyBodies('json')) {
+    for (const [route, path] of json) {
+      const req = heavyRequest(route!, path!, h, bearer);
+      out.push(route!.startsWith('PATCH') ? { ...req, method: 'PATCH' } : req);
+    }
+    out.push(heavyRequest('POST /oauth/register', '/oauth/register', h, 'Bearer wrong-admin-token'));
+    out.push(heavyRequest('POST /property/skiptrace/batches', `${API}/property/skiptrace/batches`, h, bearer));
+  }
+  for (const family of ['ndjson', 'csv'] as const)
+    for (const h of heavyBodies(family))
+      out.push(heavyRequest('POST /property/skiptrace/batches', `${API}/property/skiptrace/batches`, h, bearer));
+  for (const h of heavyBodies('form'))
+    for (const path of [
+      '/oauth/token',
+      '/oauth/revoke',
+      '/oauth/introspect',
+      '/oauth/authorize',
+      '/interaction/x1/login',
+    ])
+      out.push(heavyRequest(`POST ${path.replace('x1', '{uid}')}`, path, h));
+  for (const family of ['json', 'form', 'csv', 'ndjson'] as const)
+    for (const h of heavyBodies(family).filter((b) => b.kind.startsWith('bomb')))
+      out.push(heavyRequest('other', '/console/', h, bearer));
+  const slow = { chunkBytes: 16, everyMs: 20 };
+  const form = `grant_type=client_credentials&client_id=${ctx.clientId}&client_secret=${pct(ctx.clientSecret)}&scope=read`;
+  out.push(
+    {
+      ...heavyRequest('POST /oauth/token', '/oauth/token', {
+        kind: 'trickled form',
+        contentType: 'application/x-www-form-urlencoded',
+        bytes: Buffer.from(form),
+      }),
+      trickle: slow,
+    },
+    {
+      ...heavyRequest(
+        'POST /property/skiptrace',
+        `${API}/property/skiptrace`,
+        {
+          kind: 'trickled JSON',
+          contentType: 'application/json',
+          bytes: Buffer.from('{"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701"}'),
+        },
+        bearer,
+      ),
+      trickle: slow,
+    },
+    {
+      ...heavyRequest(
+        'POST /property/skiptrace/batches',
+        `${API}/property/skiptrace/batches`,
+        {
+          kind: 'trickled NDJSON',
+          contentType: 'application/x-ndjson',
+          bytes: Buffer.from(
+            Array(20).fill('{"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701"}').join('\n'),
+          ),
+        },
+        bearer,
+      ),
+      trickle: slow,
+    },
+  );
+  return out;
 }

@@ -35,6 +35,14 @@ export async function send(base: URL, req: FuzzRequest, deadlineMs: number): Pro
   }
 }
 
+/** The body in the pieces a trickled delivery writes: at most 40, so one takes at most 40 pauses. */
+function pieces(body: Buffer, chunkBytes: number): Buffer[] {
+  const size = Math.max(chunkBytes, Math.ceil(body.length / 40));
+  const out: Buffer[] = [];
+  for (let at = 0; at < body.length; at += size) out.push(body.subarray(at, at + size));
+  return out;
+}
+
 function sendHttp(base: URL, req: FuzzRequest, deadlineMs: number, started: number): Promise<FuzzAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...req.headers, connection: 'close' };
@@ -47,33 +55,60 @@ function sendHttp(base: URL, req: FuzzRequest, deadlineMs: number, started: numb
       headers,
       agent: false,
     });
+    let settled = false;
+    let answered = false;
+    const settle = (answer: Omit<FuzzAnswer, 'ms'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...answer, ms: performance.now() - started });
+    };
     const timer = setTimeout(() => {
       outgoing.destroy();
-      resolve({ status: 0, headers: {}, body: Buffer.alloc(0), ms: performance.now() - started, hung: true });
+      settle({ status: 0, headers: {}, body: Buffer.alloc(0), hung: true });
     }, deadlineMs);
     outgoing.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({
+      const done = () =>
+        settle({
           status: res.statusCode ?? 0,
           headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)])),
           body: Buffer.concat(chunks),
-          ms: performance.now() - started,
           hung: false,
         });
-      });
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', done);
+      // Closed after the head: the answer is what arrived (judged on its status and body).
+      res.on('close', done);
       res.on('error', () => undefined);
     });
     outgoing.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
       // The server may answer early (413, 415) and close while the body is still going out.
+      if (answered) return;
       if (err.code === 'ECONNRESET' || err.code === 'EPIPE')
-        resolve({ status: 0, headers: {}, body: Buffer.alloc(0), ms: performance.now() - started, hung: false });
-      else reject(err);
+        settle({ status: 0, headers: {}, body: Buffer.alloc(0), hung: false });
+      else if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        reject(err);
+      }
     });
-    outgoing.end(req.body);
+    if (!req.trickle || !req.body?.length) {
+      outgoing.end(req.body);
+      return;
+    }
+    // Trickled: a piece, a pause, the next — until the body is out or the server has answered.
+    const rest = pieces(req.body, req.trickle.chunkBytes);
+    const { everyMs } = req.trickle;
+    const drip = () => {
+      if (answered || settled || outgoing.destroyed) return;
+      const piece = rest.shift();
+      if (!piece) return void outgoing.end();
+      outgoing.write(piece);
+      setTimeout(drip, everyMs);
+    };
+    drip();
   });
 }
 

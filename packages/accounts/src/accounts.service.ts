@@ -159,6 +159,19 @@ export function createAccounts(db: Database) {
     return rows[0] && { client: toClient(rows[0]), clientSecret };
   }
 
+  /** Replaces a client's redirect URIs, metadata and scopes (a first-party client registered on every start). */
+  async function updateClientRegistration(
+    clientId: string,
+    registration: { redirectUris: string[]; metadata: Record<string, unknown>; scopes: string },
+  ): Promise<void> {
+    await db.query('UPDATE clients SET redirect_uris = $2, metadata = $3, scopes = $4 WHERE client_id = $1', [
+      clientId,
+      registration.redirectUris,
+      JSON.stringify(registration.metadata),
+      validateScopes(registration.scopes),
+    ]);
+  }
+
   /** Deletes one of the account's clients; false when the account has no such client. */
   async function revokeClient(accountId: string, clientId: string): Promise<boolean> {
     const { rowCount } = await db.query('DELETE FROM clients WHERE client_id = $1 AND account_id = $2', [
@@ -180,6 +193,7 @@ export function createAccounts(db: Database) {
     verifyUser,
     createClient,
     findClient,
+    updateClientRegistration,
     deleteClient,
   };
 }

@@ -5,8 +5,8 @@
  * plaintext secret leaves only in the create and rotate answers.
  */
 import { clientsApi, type ApiClient, type ApiClientWithSecret, type ApiScope } from '@skiptrace/contracts';
-import { ApiError, mountRoute, notFound, type Logger } from '@skiptrace/runtime';
-import { Router, type Request, type RequestHandler } from 'express';
+import { accountOf, ApiError, mountRoute, notFound, type Logger } from '@skiptrace/runtime';
+import { Router, type RequestHandler } from 'express';
 import { AccountError, type Accounts, type ClientRecord } from './accounts.service.ts';
 
 export interface ClientsRouterDeps {
@@ -31,8 +31,6 @@ const withSecret = (record: ClientRecord, secret: string): ApiClientWithSecret =
   client_secret: secret,
 });
 
-const account = (req: Request) => req.auth!.accountId;
-
 export function createClientsRouter(deps: ClientsRouterDeps): Router {
   const { accounts } = deps;
   const log = deps.logger.child({ scope: 'clients-api' });
@@ -40,13 +38,13 @@ export function createClientsRouter(deps: ClientsRouterDeps): Router {
   const mount = { router, requireScope: deps.requireScope, base: '/clients' };
 
   mountRoute(mount, clientsApi.listApiClients, async (_input, req, res) => {
-    res.json({ data: (await accounts.listClients(account(req))).map(clientView) });
+    res.json({ data: (await accounts.listClients(accountOf(req))).map(clientView) });
   });
 
   mountRoute(mount, clientsApi.createApiClient, async ({ body }, req, res) => {
     const { client, clientSecret } = await accounts.createClient({
       name: body.name,
-      accountId: account(req),
+      accountId: accountOf(req),
       grantTypes: ['client_credentials'],
       scopes: body.scopes.join(' '),
     });
@@ -57,19 +55,19 @@ export function createClientsRouter(deps: ClientsRouterDeps): Router {
   mountRoute(mount, clientsApi.rotateApiClientSecret, async ({ params }, req, res) => {
     let rotated;
     try {
-      rotated = await accounts.rotateClientSecret(account(req), params.id);
+      rotated = await accounts.rotateClientSecret(accountOf(req), params.id);
     } catch (err) {
       if (err instanceof AccountError) throw new ApiError('conflict', err.message);
       throw err;
     }
     if (!rotated) throw notFound('client');
-    log.info({ clientId: params.id, accountId: account(req) }, 'api client secret rotated');
+    log.info({ clientId: params.id, accountId: accountOf(req) }, 'api client secret rotated');
     res.json(withSecret(rotated.client, rotated.clientSecret));
   });
 
   mountRoute(mount, clientsApi.revokeApiClient, async ({ params }, req, res) => {
-    if (!(await accounts.revokeClient(account(req), params.id))) throw notFound('client');
-    log.info({ clientId: params.id, accountId: account(req) }, 'api client revoked');
+    if (!(await accounts.revokeClient(accountOf(req), params.id))) throw notFound('client');
+    log.info({ clientId: params.id, accountId: accountOf(req) }, 'api client revoked');
     res.status(204).end();
   });
 

@@ -16,5 +16,5 @@ export {
   type CreateClientInput,
 } from './accounts.service.ts';
 export { createVerifyCache, hashSecret, randomSecret, verifySecret } from './passwords.ts';
-export { withAuthDatabase, dataDirFrom } from './admin.ts';
+export { withAuthDatabase } from './admin.ts';
 export { createClientsRouter, clientView, type ClientsRouterDeps } from './clients.router.ts';

@@ -5,7 +5,6 @@
  * service's main.ts and the one-process system) opens its adapters here, so DATABASE_URL,
  * DATABASE_POOL_MAX, AMQP_URL, REDIS_URL and REDIS_PREFIX mean the same thing everywhere.
  */
-import { join } from 'node:path';
 import { createKeyValue, type KeyValueStore } from '@skiptrace/kv';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import {
@@ -21,7 +20,7 @@ import {
   type Logger,
   type Shutdown,
 } from '@skiptrace/runtime';
-import { createDatabase, type Database } from '@skiptrace/storage';
+import { openStore, type Database } from '@skiptrace/storage';
 
 export interface AdapterEnv {
   DATABASE_URL?: string;
@@ -56,15 +55,9 @@ function warnEmbedded(options: OpenOptions, variable: string, adapter: string) {
 /** The store: PostgreSQL (pool of DATABASE_POOL_MAX) or PGlite under SKIPTRACE_DATA_DIR; migrated. */
 export async function openDatabase(env: AdapterEnv, options: OpenOptions): Promise<Database> {
   if (!env.DATABASE_URL) warnEmbedded(options, 'DATABASE_URL', 'the embedded PGlite store');
-  const db = createDatabase({
-    databaseUrl: env.DATABASE_URL,
-    max: env.DATABASE_POOL_MAX,
-    dataDir: env.DATABASE_URL ? undefined : join(env.SKIPTRACE_DATA_DIR ?? '.data', 'pglite'),
-    logger: options.logger,
-  });
+  const db = await openStore(env, { max: env.DATABASE_POOL_MAX, logger: options.logger });
   options.shutdown.add('database', () => db.close());
   options.health.register('database', () => db.ping());
-  await db.migrate();
   return db;
 }
 

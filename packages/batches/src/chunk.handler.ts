@@ -13,6 +13,7 @@ import { ownerFactsOf, propertyOf, type PropertyColumns, type TraceEngine } from
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
+import { TRACED_STATES } from './batch.repository.ts';
 import { BatchWorkerConfig } from './config.ts';
 import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
 import { lockBatch, traceKeySql } from './results.ts';
@@ -26,9 +27,6 @@ export interface BatchChunkHandlerDeps {
 }
 
 type Status = 'completed' | 'no_match' | 'failed';
-
-/** Batch statuses whose chunks are traced. */
-const ACTIVE = ['receiving', 'queued', 'running'];
 
 /** A pending row of the chunk, with the newest reusable stored result of its key, if any. */
 type PendingRow = PropertyColumns & {
@@ -269,7 +267,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
     const batch = batches[0];
     // Purged, cancelled, finished or foreign: nothing to do (ack). A batch still being
     // received is traced too (its first pages are stored: openStoredChunks).
-    if (!batch || batch.account_id !== job.accountId || !ACTIVE.includes(batch.status)) return;
+    if (!batch || batch.account_id !== job.accountId || !TRACED_STATES.includes(batch.status)) return;
     if (batch.status === 'queued') {
       await db.query(
         `UPDATE batches SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND status = 'queued'`,
@@ -289,7 +287,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
     const { next, counts } = await db.transaction(async (tx) => {
       // A cancel, fail or purge that got here first has settled the rows: store nothing.
       const status = await lockBatch(tx, job.batchId, 'share');
-      if (status === undefined || !ACTIVE.includes(status)) return { next: [], counts: undefined };
+      if (status === undefined || !TRACED_STATES.includes(status)) return { next: [], counts: undefined };
       const { rowCount } = await tx.query(
         `UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1 AND from_row = $2 AND state <> 'done'`,
         [job.batchId, job.fromRow],

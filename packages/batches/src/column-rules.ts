@@ -3,31 +3,15 @@
  * case- and punctuation-insensitively. Pure (no Node or server imports): the web console
  * bundles this file to pre-fill its column mapping with exactly the server's rules.
  */
+import { MAILING_FIELDS, PROPERTY_FIELDS, type PropertyField } from '@skiptrace/contracts/property-fields';
+
 /**
- * The Property fields an input column can feed; the four `mailing_*` columns feed the
- * request's `mailing_address` (the owner's, as absentee-owner lists carry it).
+ * The Property fields an input column can feed (@skiptrace/contracts); the four `mailing_*`
+ * columns feed the request's `mailing_address` (the owner's, as absentee-owner lists carry it).
  */
-export const FIELDS = [
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
-  'mailing_street_address',
-  'mailing_city',
-  'mailing_state',
-  'mailing_zip_code',
-  'apn',
-] as const;
-export type Field = (typeof FIELDS)[number];
-/** The fields of the owner's mailing address, nested as the request's `mailing_address` (less the prefix). */
-export const MAILING_FIELDS = [
-  'mailing_street_address',
-  'mailing_city',
-  'mailing_state',
-  'mailing_zip_code',
-] as const satisfies readonly Field[];
+export const FIELDS = PROPERTY_FIELDS;
+export type Field = PropertyField;
+export { MAILING_FIELDS };
 
 /** Lower case, runs of anything but letters and digits become one `_`: "Property Address" → "property_address". */
 export const normalizeName = (name: string): string =>

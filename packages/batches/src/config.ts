@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt } from '@skiptrace/runtime';
+import { envInt, JSON_MAX_KEYS } from '@skiptrace/runtime';
 
 const int = envInt;
 
@@ -7,7 +7,7 @@ const int = envInt;
  * Milliseconds of synchronous work between two turns of the event loop while a batch is
  * uploaded (parsing, validation) or exported (rendering): both run on the gateway's event
  * loop, which synchronous requests share (eventLoopSlices in @skiptrace/runtime). Measured
- * at 1,000,000 rows (docs/benchmarks.md): 0.5 ms gave sync p50/p99 21/75–82 ms during the
+ * at 1,000,000 rows (docs/benchmarks-history.md): 0.5 ms gave sync p50/p99 21/75–82 ms during the
  * export against 28/155 and 16/62 at 0.25 ms, 89–92/132–139 at 1 ms and 157/215 at 2 ms.
  */
 export const SLICE_MS = 0.5;
@@ -27,9 +27,11 @@ export const BatchesConfig = z.object({
   /**
    * Most columns one batch may carry: CSV header fields, or distinct keys across the rows of
    * a JSON or NDJSON upload; more → 400 naming the limit, nothing kept. Every stored row and
-   * exported line has a slot per column, so this bounds both (linear in the input). Default 200.
+   * exported line has a slot per column, so this bounds both (linear in the input). At most
+   * JSON_MAX_KEYS (1,000), the keys one JSON object may have, so a JSON row can fill every
+   * column. Default 200.
    */
-  maxColumns: int(1).max(10_000).default(200),
+  maxColumns: int(1).max(JSON_MAX_KEYS).default(200),
   /**
    * Exports (GET …/results) one account may run at once in this process; more → 429 with
    * Retry-After. Default 2.
@@ -111,7 +113,7 @@ export const batchesApiEnv = {
   BATCH_MAX_COLUMNS: fromConfig(
     BatchesConfig,
     'maxColumns',
-    'most columns one batch may carry (CSV header fields; distinct keys across JSON/NDJSON rows); more: 400, nothing kept',
+    'most columns one batch may carry (CSV header fields; distinct keys across JSON/NDJSON rows), at most 1000; more: 400, nothing kept',
   ),
   BATCH_EXPORTS_PER_ACCOUNT: fromConfig(
     BatchesConfig,

@@ -7,11 +7,11 @@
  * Nothing is lost between store and broker: a chunk marked queued whose job vanished
  * (crash between commit and publish, broker restart) is published again by the sweep.
  */
-import type { BatchSummary } from '@skiptrace/contracts';
-import { MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
+import { isOpenBatch, MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database, type Sql } from '@skiptrace/storage';
+import { BATCH_COLUMNS, BATCH_DONE_SQL, BATCH_FROM, OPEN_SQL, toSummary, type BatchRow } from './batch.repository.ts';
 import { failRemainingRows, lockBatch, pendingSql } from './results.ts';
 
 export interface ChunkRef {
@@ -117,69 +117,6 @@ export async function publishChunks(
   );
 }
 
-/** A batches row as the store returns it. */
-export interface BatchRow {
-  id: string;
-  account_id: string;
-  status: BatchSummary['status'] | 'receiving';
-  format: string;
-  columns: string[];
-  total: number;
-  rejected: number;
-  processed: number;
-  matched: number;
-  no_match: number;
-  failed: number;
-  erased: number;
-  reused: number;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-  updated_at: Date;
-  error: string | null;
-}
-
-/** The counters each chunk keeps in its batch_chunks row (migration 076). */
-const CHUNK_COUNTERS = ['processed', 'matched', 'no_match', 'failed', 'reused'] as const;
-
-/**
- * A batch with its counters: `batches b` (what erasers, cancels and fails counted there)
- * plus the sums over its chunks (what each chunk stored: chunks of one batch store in
- * parallel, so none updates the batches row). Read as `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM}`.
- */
-export const BATCH_FROM = `batches b LEFT JOIN LATERAL (
-  SELECT ${CHUNK_COUNTERS.map((c) => `sum(k.${c})::int AS ${c}`).join(', ')}, max(k.stored_at) AS stored_at
-    FROM batch_chunks k WHERE k.batch_id = b.id) k ON true`;
-
-export const BATCH_COLUMNS = [
-  ...['id', 'account_id', 'status', 'format', 'columns', 'total', 'rejected', 'erased'].map((c) => `b.${c}`),
-  ...CHUNK_COUNTERS.map((c) => `b.${c} + coalesce(k.${c}, 0) AS ${c}`),
-  ...['created_at', 'started_at', 'completed_at', 'error'].map((c) => `b.${c}`),
-  'greatest(b.updated_at, k.stored_at) AS updated_at',
-].join(', ');
-
-/** Every row of the batch is accounted for (over BATCH_FROM). */
-export const BATCH_DONE_SQL = `b.processed + coalesce(k.processed, 0) + b.rejected >= b.total`;
-
-export function toSummary(row: BatchRow): BatchSummary {
-  const summary: BatchSummary = {
-    id: String(row.id),
-    status: row.status === 'receiving' ? 'queued' : row.status,
-    total: row.total,
-    processed: row.processed,
-    matched: row.matched,
-    no_match: row.no_match,
-    failed: row.failed,
-    erased: row.erased,
-    rejected: row.rejected,
-    reused: row.reused,
-    created_at: row.created_at.toISOString(),
-  };
-  if (row.completed_at) summary.completed_at = row.completed_at.toISOString();
-  if (row.error) summary.error = row.error;
-  return summary;
-}
-
 /**
  * Completes the batch when every row is accounted for. The event is published before the
  * conditional status change, so a crash in between publishes it again on the next call
@@ -190,7 +127,7 @@ export function toSummary(row: BatchRow): BatchSummary {
 export async function completeIfDone(db: Database, bus: MessageBus, batchId: string): Promise<boolean> {
   const row = await db.transaction(async (tx) => {
     const status = await lockBatch(tx, batchId);
-    if (status !== 'queued' && status !== 'running') return undefined;
+    if (!isOpenBatch(status)) return undefined;
     const { rows } = await tx.query<BatchRow>(
       `SELECT ${BATCH_COLUMNS} FROM ${BATCH_FROM} WHERE b.id = $1 AND ${BATCH_DONE_SQL}`,
       [batchId],
@@ -240,7 +177,7 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
   const { rows } = await db.query<BatchRow & { pending: number }>(
     `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p
        WHERE p.batch_id = b.id::text AND ${pendingSql('p', 'b.id')}) AS pending
-     FROM ${BATCH_FROM} WHERE b.id = $1::bigint AND b.status IN ('queued', 'running')`,
+     FROM ${BATCH_FROM} WHERE b.id = $1::bigint AND b.status IN ${OPEN_SQL}`,
     [batchId],
   );
   const row = rows[0];
@@ -257,12 +194,12 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
   await announceBatchEnd(bus, batchId, row.account_id, completedAt, data);
   return db.transaction(async (tx) => {
     const status = await lockBatch(tx, batchId);
-    if (status !== 'queued' && status !== 'running') return false;
+    if (!isOpenBatch(status)) return false;
     const rowCount = await failRemainingRows(tx, batchId, reason, completedAt);
     const updated = await tx.query(
       `UPDATE batches SET status = 'failed', error = $2::text, completed_at = $3::timestamptz, updated_at = now(),
          processed = processed + $4::int, failed = failed + $4::int
-       WHERE id = $1::bigint AND status IN ('queued', 'running')`,
+       WHERE id = $1::bigint AND status IN ${OPEN_SQL}`,
       [batchId, reason, completedAt, rowCount],
     );
     await tx.query(`UPDATE batch_chunks SET state = 'done' WHERE batch_id = $1::bigint AND state <> 'done'`, [batchId]);
@@ -333,7 +270,7 @@ export async function sweepBatches(
   if (!backlog) {
     const { rows: stuck } = await db.query<{ batch_id: string; dispatches: number }>(
       `SELECT c.batch_id, max(c.dispatches)::int AS dispatches FROM batch_chunks c JOIN batches b ON b.id = c.batch_id
-       WHERE b.status IN ('queued', 'running') AND c.state = 'queued' AND c.dispatches >= $2
+       WHERE b.status IN ${OPEN_SQL} AND c.state = 'queued' AND c.dispatches >= $2
          AND c.published_at < now() - make_interval(secs => $1::double precision / 1000)
        GROUP BY c.batch_id`,
       [options.staleChunkMs, options.maxChunkDispatches],
@@ -345,7 +282,7 @@ export async function sweepBatches(
     const { rows: stale } = await db.query<{ batch_id: string; account_id: string; from_row: number; to_row: number }>(
       `UPDATE batch_chunks c SET published_at = now(), dispatches = c.dispatches + 1
        FROM batches b
-       WHERE c.batch_id = b.id AND b.status IN ('queued', 'running') AND c.state = 'queued'
+       WHERE c.batch_id = b.id AND b.status IN ${OPEN_SQL} AND c.state = 'queued'
          AND c.published_at < now() - make_interval(secs => $1::double precision / 1000)
          AND (c.batch_id, c.from_row) IN (
            SELECT batch_id, from_row FROM batch_chunks WHERE state = 'queued' AND dispatches < $3
@@ -360,7 +297,7 @@ export async function sweepBatches(
     }
   }
   const { rows: done } = await db.query<{ id: string }>(
-    `SELECT b.id FROM ${BATCH_FROM} WHERE b.status IN ('queued', 'running') AND ${BATCH_DONE_SQL}`,
+    `SELECT b.id FROM ${BATCH_FROM} WHERE b.status IN ${OPEN_SQL} AND ${BATCH_DONE_SQL}`,
   );
   for (const b of done) if (await completeIfDone(db, bus, String(b.id))) report.completed++;
   if (report.republished + report.failed + report.completed + report.interrupted > 0)

@@ -15,5 +15,5 @@ export {
   batchWorkerConfigFrom,
 } from './config.ts';
 export { sweepBatches } from './dispatch.ts';
-export { eraseProperty } from './erase.ts';
+export { createBatchRows } from './batch-rows.ts';
 export type { SweepOptions, SweepReport } from './dispatch.ts';

@@ -6,7 +6,8 @@
  * upload ends with ANALYZE of the tables it filled (analyzeAfterLoad).
  */
 import type { Readable } from 'node:stream';
-import { Property } from '@skiptrace/contracts';
+import { ADDRESS_FIELDS, Property, REQUEST_FIELDS } from '@skiptrace/contracts';
+import { requestValues } from '@skiptrace/core';
 import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem, type Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { FIELDS, MAILING_FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
@@ -15,23 +16,10 @@ import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format } from './sources.ts';
 import { holdUploadLease, UPLOAD_OWNER } from './upload-lease.ts';
 
-/** The columns of `properties` an upload COPYs, in its rows' order. */
-export const PROPERTY_COLUMNS = [
-  'account_id',
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
-  'mailing_address',
-  'apn',
-  'batch_id',
-  'row_number',
-  'input',
-];
+/** The columns of `properties` an upload COPYs, in its rows' order: the request's (REQUEST_FIELDS) between the batch's. */
+export const PROPERTY_COLUMNS = ['account_id', ...REQUEST_FIELDS, 'batch_id', 'row_number', 'input'];
 const REJECT_COLUMNS = ['batch_id', 'row_number', 'reason', 'raw'];
-const REQUIRED: Field[] = ['street_address', 'city', 'state', 'zip_code'];
+const REQUIRED: readonly Field[] = ADDRESS_FIELDS;
 /** Rejected rows keep at most this much of an unparseable line, characters. */
 const RAW_TEXT_LIMIT = 2_000;
 
@@ -193,21 +181,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
         }
         const result = validateRow(item.cells, resolution!, source.columns);
         if ('property' in result) {
-          const p = result.property;
-          accepted.push([
-            accountId,
-            p.street_address,
-            p.city,
-            p.state,
-            p.zip_code,
-            p.first_name ?? null,
-            p.last_name ?? null,
-            p.mailing_address === undefined ? null : JSON.stringify(p.mailing_address),
-            p.apn ?? null,
-            batchId,
-            row,
-            item.cells,
-          ]);
+          accepted.push([accountId, ...requestValues(result.property), batchId, row, item.cells]);
           acceptedCount++;
         } else {
           rejected.push([batchId, row, result.reason, storableCells(item.cells)]);

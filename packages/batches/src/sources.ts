@@ -8,7 +8,7 @@
  */
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { ApiError, decodeText, JSON_MAX_DEPTH, jsonTooDeep, storableText, tooDeep } from '@skiptrace/runtime';
+import { ApiError, decodeText, JSON_MAX_DEPTH, jsonTextProblem, storableText, tooDeep } from '@skiptrace/runtime';
 
 export type SourceItem = { cells: unknown[] } | { invalid: string; text: string };
 
@@ -28,8 +28,17 @@ export interface SourceLimits {
 }
 
 const tooLong = (max: number) => new ApiError('payload_too_large', `a row is longer than ${max} bytes`);
-/** A row nested past JSON_MAX_DEPTH fails the upload before it is parsed (nothing is stored). */
-const nestedTooDeep = () => new ApiError('validation_failed', `${tooDeep('a row')}; nothing was stored`);
+/**
+ * A row past the JSON limits (JSON_LIMITS: nesting, string length, keys, elements) fails the
+ * upload before it is parsed, naming the limit (nothing is stored).
+ */
+const rowRefused = (problem: string) => new ApiError('validation_failed', `${problem}; nothing was stored`);
+const nestedTooDeep = () => rowRefused(tooDeep('a row'));
+/** Throws when a row's text breaks a JSON limit. */
+function checkRowText(text: string): void {
+  const problem = jsonTextProblem(text, 'a row');
+  if (problem) throw rowRefused(problem);
+}
 
 const tooManyColumns = (max: number) =>
   new ApiError(
@@ -131,7 +140,7 @@ export function ndjsonSource(
   function item(line: string): SourceItem | undefined {
     const text = line.trim();
     if (text === '') return undefined;
-    if (jsonTooDeep(text)) throw nestedTooDeep();
+    checkRowText(text);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -235,6 +244,7 @@ export function jsonArraySource(
         if (element.length > maxRowBytes) throw tooLong(maxRowBytes);
       }
       for (const raw of done) {
+        checkRowText(raw);
         let value: unknown;
         try {
           value = JSON.parse(raw);

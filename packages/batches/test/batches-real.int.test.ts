@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { eraseProperty } from '@skiptrace/core';
 import { createBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, createTestVhost, waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
-import { createBatchChunkHandler, eraseProperty, startBatchWorker } from '../src/index.ts';
+import { createBatchChunkHandler, createBatchRows, startBatchWorker } from '../src/index.ts';
 import { describeBatchContract } from './batches.contract.ts';
 import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
 
@@ -152,7 +153,7 @@ describe('chunks of one batch store in parallel (PostgreSQL + RabbitMQ)', () => 
       `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 13`,
       [id],
     );
-    const erasing = eraseProperty({ db, bus }, 'acct-1', rows[0]!.id);
+    const erasing = eraseProperty(db, createBatchRows({ db, bus }), 'acct-1', rows[0]!.id);
     expect(await settled(erasing)).toBe(false); // waits for the chunk storing
     release();
     await storing;

@@ -6,13 +6,20 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { completeProperty, getProperty, insertProperty, listProperties, toResponse } from '@skiptrace/core';
+import {
+  completeProperty,
+  eraseProperty,
+  getProperty,
+  insertProperty,
+  listProperties,
+  toResponse,
+} from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
 import request from 'supertest';
-import { createBatchChunkHandler, eraseProperty, startBatchWorker, type BatchWorker } from '../src/index.ts';
+import { createBatchChunkHandler, createBatchRows, startBatchWorker, type BatchWorker } from '../src/index.ts';
 import { buildApp, CROWD, fakeEngine, OWNED_MAILING, OWNED_RECORD, sampleCsv } from './harness.ts';
 
 export interface BatchSystem {
@@ -118,9 +125,11 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       expect(docs[0].results[0].phones).toHaveLength(2);
       expect(docs[9]).toMatchObject({ row: 10, status: 'rejected', error: 'zip_code: must be a ZIP5 or ZIP+4 code' });
       // Every traced row is also an ordinary skip-trace result with an id (its outcome from batch_results).
-      const listed = (await listProperties(system.db, 'acct-1', 500)).filter((p) => p.batch_id === res.body.id);
+      const listed = (await listProperties(system.db, createBatchRows(system), 'acct-1', 500)).filter(
+        (p) => p.batch_id === res.body.id,
+      );
       expect(listed.map((p) => p.status)).toEqual(Array(27).fill('completed'));
-      const one = await getProperty(system.db, 'acct-1', String(docs[0].id));
+      const one = await getProperty(system.db, createBatchRows(system), 'acct-1', String(docs[0].id));
       expect(toResponse(one!)).toEqual({
         id: docs[0].id,
         status: 'completed',
@@ -136,7 +145,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 6`,
         [res.body.id],
       );
-      expect(await eraseProperty(system, 'acct-1', erased[0]!.id)).toBe(true);
+      expect(await eraseProperty(system.db, createBatchRows(system), 'acct-1', erased[0]!.id)).toBe(true);
       const after = (await request(app).get(`${V1}/${res.body.id}/results?format=ndjson`)).text
         .trim()
         .split('\n')
@@ -294,7 +303,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       });
       // The same facts as GET /property/skiptrace/{id} answers.
       for (const doc of [docs[0], docs[2]]) {
-        const one = await getProperty(system.db, 'acct-owned', String(doc.id));
+        const one = await getProperty(system.db, createBatchRows(system), 'acct-owned', String(doc.id));
         const { row: _row, ...asExported } = doc;
         expect(toResponse(one!)).toEqual(asExported);
       }
@@ -434,6 +443,53 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         expect(kept.rows).toEqual([]);
       },
     );
+
+    it.each([
+      ['a string longer than 16384 characters', `"${'n'.repeat(16_385)}"`],
+      ['an object with more than 1000 keys', `{${Array.from({ length: 1_001 }, (_, i) => `"k${i}":0`).join(',')}}`],
+      ['an array with more than 1000 elements', `[${Array(1_001).fill('0').join(',')}]`],
+    ])('refuses a row with %s with 400 naming the limit, keeping nothing (#22 item 4)', async (limit, notes) => {
+      const row = `{"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701","notes":${notes}}`;
+      const good = '{"street_address":"2 Oak St","city":"Austin","state":"TX","zip_code":"78701"}';
+      for (const [body, type] of [
+        [`${good}\n${row}\n`, 'application/x-ndjson'],
+        [`[${good},${row}]`, 'application/json'],
+      ] as const) {
+        const res = await upload(body, type, 'acct-json-limits');
+        expect({ type, status: res.status, body: res.body }).toEqual({
+          type,
+          status: 400,
+          body: { error: 1000, message: `a row has ${limit}; nothing was stored` },
+        });
+      }
+      const kept = await system.db.query(`SELECT id FROM batches WHERE account_id = 'acct-json-limits'`);
+      expect(kept.rows).toEqual([]);
+    });
+
+    it('takes the widest rows the limits allow: 200 columns, 16,384-character cells, 1,000-element values', async () => {
+      const wide = (n: number) => {
+        const row: Record<string, unknown> = {
+          street_address: `${n} Main St`,
+          city: 'Austin',
+          state: 'TX',
+          zip_code: '78701',
+        };
+        for (let i = 0; i < 194; i++) row[`extra_${i}`] = `value ${i} of row ${n}`;
+        row.long = 'x'.repeat(16_384);
+        row.list = Array(1_000).fill(1);
+        return row;
+      };
+      const rows = [wide(1), wide(2), wide(3)];
+      expect(Object.keys(rows[0]!)).toHaveLength(200);
+      for (const [body, type] of [
+        [rows.map((r) => JSON.stringify(r)).join('\n'), 'application/x-ndjson'],
+        [JSON.stringify(rows), 'application/json'],
+      ] as const) {
+        const res = await upload(body, type, 'acct-wide');
+        expect({ type, status: res.status }).toEqual({ type, status: 202 });
+        expect({ accepted: res.body.accepted, rejected: res.body.rejected }).toEqual({ accepted: 3, rejected: 0 });
+      }
+    });
 
     it('exports caller-supplied cells a spreadsheet would run as formulas neutralised (OWASP CSV injection)', async () => {
       const csv =
@@ -674,8 +730,8 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
         `SELECT id FROM properties WHERE batch_id = $1 AND row_number = 3`,
         [id],
       );
-      expect(await eraseProperty(system, 'acct-crash', third[0]!.id)).toBe(true);
-      expect(await getProperty(system.db, 'acct-crash', third[0]!.id)).toBeUndefined();
+      expect(await eraseProperty(system.db, createBatchRows(system), 'acct-crash', third[0]!.id)).toBe(true);
+      expect(await getProperty(system.db, createBatchRows(system), 'acct-crash', third[0]!.id)).toBeUndefined();
       expect(await stored()).toBe(6);
       const gone = await system.db.query(`SELECT 1 FROM batch_results WHERE batch_id = $1 AND row_number = 3`, [id]);
       expect(gone.rows).toHaveLength(0);
@@ -695,7 +751,8 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
             n,
           ])
         ).rows[0]!.id;
-      const erase = async (n: number) => eraseProperty(system, 'acct-erase', await rowId(n));
+      const erase = async (n: number) =>
+        eraseProperty(system.db, createBatchRows(system), 'acct-erase', await rowId(n));
       const chunk = (db: Database, fromRow: number, toRow: number) =>
         createBatchChunkHandler({ db, bus: system.bus, engine, logger: silentLogger() })({
           topic: 'job.batch.chunk',
@@ -781,7 +838,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       // Erasing a traced row of the completed batch changes no counter; an unknown id is no
       // erase; a late delivery of the last chunk stores nothing.
       expect(await erase(1)).toBe(true);
-      expect(await eraseProperty(system, 'acct-erase', '999999999')).toBe(false);
+      expect(await eraseProperty(system.db, createBatchRows(system), 'acct-erase', '999999999')).toBe(false);
       await chunk(system.db, 15, 20);
       expect(await counters()).toEqual(done);
       const rows = (

@@ -2,14 +2,19 @@
  * The Property fields (the seed's six, the owner's mailing address, the parcel number) with
  * the labels every form and mapping uses (tests rely on them), and the trace form's request.
  */
-import { FIELDS, MAILING_FIELDS, type Field } from '@skiptrace/batches/column-rules';
+import {
+  ADDRESS_FIELDS,
+  MAILING_FIELDS,
+  NAME_FIELDS,
+  PROPERTY_FIELDS as FIELDS,
+  type PropertyField as Field,
+} from '@skiptrace/contracts/property-fields';
 import type { Property } from './api.ts';
 
 export { FIELDS, MAILING_FIELDS, type Field };
 
-const mailing: readonly Field[] = MAILING_FIELDS;
 /** The seed's six: the property and the owner's name. */
-export const PROPERTY_FIELDS = FIELDS.filter((f) => f !== 'apn' && !mailing.includes(f));
+export const PROPERTY_FIELDS: readonly Field[] = [...ADDRESS_FIELDS, ...NAME_FIELDS];
 
 // No label is the start of another one's words ("City" / "Mailing city"): the browser test
 // finds fields by exact label.
@@ -27,7 +32,7 @@ export const FIELD_LABELS: Record<Field, string> = {
   apn: 'Parcel number (APN)',
 };
 
-export const REQUIRED_FIELDS: readonly Field[] = ['street_address', 'city', 'state', 'zip_code'];
+export const REQUIRED_FIELDS: readonly Field[] = ADDRESS_FIELDS;
 
 /** Longest value a field takes (LIMITS of @skiptrace/contracts). */
 export const maxLength = (field: Field): number =>
@@ -40,21 +45,11 @@ export const maxLength = (field: Field): number =>
  */
 export function propertyFromForm(form: Record<Field, string>): Property {
   const value = (field: Field) => form[field].trim();
-  const property: Property = {
-    street_address: value('street_address'),
-    city: value('city'),
-    state: value('state'),
-    zip_code: value('zip_code'),
-  };
-  if (value('first_name')) property.first_name = value('first_name');
-  if (value('last_name')) property.last_name = value('last_name');
+  const property: Record<string, unknown> = {};
+  for (const field of ADDRESS_FIELDS) property[field] = value(field);
+  for (const field of NAME_FIELDS) if (value(field)) property[field] = value(field);
   if (MAILING_FIELDS.some((f) => value(f) !== ''))
-    property.mailing_address = {
-      street_address: value('mailing_street_address'),
-      city: value('mailing_city'),
-      state: value('mailing_state'),
-      zip_code: value('mailing_zip_code'),
-    };
+    property.mailing_address = Object.fromEntries(MAILING_FIELDS.map((f) => [f.slice('mailing_'.length), value(f)]));
   if (value('apn')) property.apn = value('apn');
-  return property;
+  return property as Property;
 }

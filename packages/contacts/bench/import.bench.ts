@@ -19,7 +19,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { CONTACT_COLUMNS, generateContacts } from '@skiptrace/matching';
+import { CONTACT_COLUMNS, generateContacts } from '@skiptrace/demo';
 import { createPostgresDatabase, encodeCopyValue } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { findCandidates, importContacts, importSuppression } from '../src/index.ts';

@@ -8,10 +8,16 @@
  *    current one), into an empty property_records;
  * 3. the same-minutes reference: the same 3 × persons rows (seeds 1, 2, 3) as plain contact rows (no
  *    person_id) through the contact import — today's import, on this machine right now.
- * Prints rows/s, persons/s, parcels/s, Node CPU per row and the ratios to the reference.
+ * The inputs are written to files first (not timed) and each import reads its file, as
+ * `skiptrace import` does. Prints rows/s, persons/s, parcels/s, the CPU per row of Node and
+ * of the database's backends, and the ratios to the reference.
  */
-import { loadavg } from 'node:os';
-import { generateContacts, type ContactRow } from '@skiptrace/matching';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sampleProcesses } from '@skiptrace/testing/cpu-time';
+import { generateContacts, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 import { importContacts, importProperties } from '../src/index.ts';
@@ -93,21 +99,40 @@ async function* roll(): AsyncGenerator<string> {
   yield chunk;
 }
 
+/** Writes a generated input to a file (the import then reads it as `skiptrace import` would). */
+async function toFile(name: string, input: AsyncGenerator<string>): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, '');
+  for await (const chunk of input) await appendFile(path, chunk);
+  return path;
+}
+
 async function measure<T>(
   label: string,
   run: (url: string) => Promise<T>,
-): Promise<{ seconds: number; nodeMs: number; result: T }> {
+): Promise<{ seconds: number; nodeMs: number; pgMs: number; result: T }> {
   const database = await createTestDatabaseUrl(`owner_bench_${label}`, testUrls().databaseUrl);
+  const admin = createPostgresDatabase({ url: testUrls().databaseUrl });
+  const sampler = sampleProcesses({
+    postgres: async () =>
+      (
+        await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database.name])
+      ).rows.map((r) => r.pid),
+  });
   try {
     const load = loadavg()[0]!;
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const pg0 = await sampler.cpuMs();
     const result = await run(database.url);
+    const pgMs = (await sampler.cpuMs()).postgres! - pg0.postgres!;
     const used = process.cpuUsage(cpu);
     const seconds = (performance.now() - started) / 1000;
     console.log(`${label}: ${seconds.toFixed(1)} s (load ${load.toFixed(1)}), ${JSON.stringify(result)}`);
-    return { seconds, nodeMs: (used.user + used.system) / 1000, result };
+    return { seconds, nodeMs: (used.user + used.system) / 1000, pgMs, result };
   } finally {
+    sampler.stop();
+    await admin.close();
     await database.drop();
   }
 }
@@ -123,20 +148,30 @@ async function withDb<T>(url: string, body: (db: ReturnType<typeof createPostgre
 }
 
 console.log(`owner import bench: ${PERSONS} persons × 3 addresses, ${PERSONS} parcels; ${new Date().toISOString()}`);
+const dir = await mkdtemp(join(tmpdir(), 'owner-import-bench-'));
+const files = {
+  plain: await toFile('plain.ndjson', plain()),
+  people: await toFile('people.ndjson', people()),
+  roll: await toFile('roll.csv', roll()),
+};
 const reference = await measure('reference', (url) =>
-  withDb(url, (db) => importContacts(db, plain(), { format: 'ndjson', source: 'ref' })),
+  withDb(url, (db) => importContacts(db, createReadStream(files.plain), { format: 'ndjson', source: 'ref' })),
 );
 const persons = await measure('people', (url) =>
-  withDb(url, (db) => importContacts(db, people(), { format: 'ndjson', source: 'people' })),
+  withDb(url, (db) => importContacts(db, createReadStream(files.people), { format: 'ndjson', source: 'people' })),
 );
 const parcels = await measure('roll', (url) =>
-  withDb(url, (db) => importProperties(db, roll(), { format: 'csv', source: 'roll' })),
+  withDb(url, (db) => importProperties(db, createReadStream(files.roll), { format: 'csv', source: 'roll' })),
 );
+await rm(dir, { recursive: true, force: true });
 const rows = PERSONS * 3;
-const line = (label: string, m: { seconds: number; nodeMs: number }, units: number, unit: string) =>
+const line = (label: string, m: { seconds: number; nodeMs: number; pgMs: number }, units: number, unit: string) =>
   `${label.padEnd(10)} ${Math.round(units / m.seconds)
     .toLocaleString('en-US')
-    .padStart(9)} ${unit}/s  ${((m.nodeMs * 1000) / units).toFixed(1)} µs Node CPU per ${unit.replace(/s$/, '')}`;
+    .padStart(
+      9,
+    )} ${unit}/s  ${((m.nodeMs * 1000) / units).toFixed(1)} + ${((m.pgMs * 1000) / units).toFixed(1)} µs CPU ` +
+  `(Node + PostgreSQL) per ${unit.replace(/s$/, '')}`;
 console.log(line('reference', reference, rows, 'rows'));
 console.log(
   line('people', persons, PERSONS, 'persons'),
@@ -147,4 +182,3 @@ console.log(
   line('roll', parcels, parcelCount, 'parcels'),
   ` (rate ratio to the reference's rows/s: ${(parcelCount / parcels.seconds / (rows / reference.seconds)).toFixed(2)})`,
 );
-console.log('(Node CPU includes generating the input in this process.)');

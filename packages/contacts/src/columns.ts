@@ -5,14 +5,26 @@
  * punctuation-insensitively, and an explicit map (canonical → header) wins over both.
  */
 
-export type AddressField = 'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name' | PersonField;
+import { ADDRESS_FIELDS as PLACE_FIELDS, NAME_FIELDS } from '@skiptrace/contracts';
 
 /**
  * The owner model's person columns (docs/contact-data.md): rows with the same person_id
  * (within one --source) are one person at several addresses, each with its dates.
  */
-export type PersonField =
-  'person_id' | 'middle_name' | 'suffix' | 'birth_year' | 'birth_date' | 'deceased' | 'first_seen' | 'last_seen';
+const PERSON_FIELDS = [
+  'person_id',
+  'middle_name',
+  'suffix',
+  'birth_year',
+  'birth_date',
+  'deceased',
+  'first_seen',
+  'last_seen',
+] as const;
+
+/** A contact row's single-valued fields: the property's address and name fields (@skiptrace/contracts) and the person's. */
+const ADDRESS_FIELDS = [...PLACE_FIELDS, ...NAME_FIELDS, ...PERSON_FIELDS] as const;
+export type AddressField = (typeof ADDRESS_FIELDS)[number];
 
 export interface PhoneColumn {
   number: number;
@@ -34,23 +46,6 @@ export interface ColumnLayout {
 export class ImportFormatError extends Error {
   override name = 'ImportFormatError';
 }
-
-export const ADDRESS_FIELDS: readonly AddressField[] = [
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
-  'person_id',
-  'middle_name',
-  'suffix',
-  'birth_year',
-  'birth_date',
-  'deceased',
-  'first_seen',
-  'last_seen',
-];
 
 /** Vendor spellings, already folded by foldHeader. */
 const ALIASES: Record<AddressField, string[]> = {

@@ -3,7 +3,7 @@
  * found as raw (trimmed, not yet normalised) contacts or as errors with their line number.
  */
 import { assertUsable, resolveColumns } from './columns.ts';
-import type { ColumnLayout } from './columns.ts';
+import type { AddressField, ColumnLayout } from './columns.ts';
 import { csvRecords } from './csv-records.ts';
 import { normalizeSeen, seenEnd } from './seen-dates.ts';
 import { textLines } from './text-chunks.ts';
@@ -16,29 +16,11 @@ export interface RawPhone {
   last_seen?: string;
 }
 
-/** The owner model's person fields ('' when not given); see columns.ts PersonField. */
-export interface RawPerson {
-  person_id: string;
-  middle_name: string;
-  suffix: string;
-  birth_year: string;
-  birth_date: string;
-  deceased: string;
-  /** When the person was seen at this address, as written. */
-  first_seen: string;
-  last_seen: string;
-}
-
-export interface RawContact extends RawPerson {
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string;
-  last_name: string;
+/** A contact as read: its address and name fields (@skiptrace/contracts) and the person's, trimmed; '' when not given. */
+export type RawContact = Record<AddressField, string> & {
   phones: RawPhone[];
   emails: string[];
-}
+};
 
 /**
  * One row to store, or why a record cannot be read. `more` marks the second and later

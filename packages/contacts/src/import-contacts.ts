@@ -112,3 +112,9 @@ export async function importContacts(
   if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
   return counts;
 }
+
+/** How many contacts an import with this `source` stored (the demo's seeding checks it has run). */
+export async function countContacts(db: Database, source: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contacts WHERE source = $1`, [source]);
+  return rows[0]?.n ?? 0;
+}

@@ -10,7 +10,13 @@
  * A newer record of the same parcel (same situs dwelling) replaces the older one.
  */
 import { randomBytes } from 'node:crypto';
-import { detectNameOrder, OWNER_WORLD_PROPERTY_COLUMNS, type NameOrder } from '@skiptrace/owners';
+import {
+  ADDRESS_FIELDS,
+  OWNER_NAME_COLUMNS,
+  PROPERTY_RECORD_COLUMNS,
+  type PropertyRecordColumn,
+} from '@skiptrace/contracts';
+import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
 import { candidateKeys, standardizeAddress } from '@skiptrace/matching';
 import { analyzeAfterLoad, encodeCopyValue, type Database } from '@skiptrace/storage';
 import { csvCell } from '@skiptrace/runtime';
@@ -22,12 +28,8 @@ import { textChunks, textLines, type ImportSource } from './text-chunks.ts';
 import type { ImportContactsOptions, ImportCounts } from './import-contacts.ts';
 import { writeOut } from './import-contacts.ts';
 
-/** The canonical property columns: one list, the owners package's (its demo world writes them). */
-export const PROPERTY_FIELDS = OWNER_WORLD_PROPERTY_COLUMNS;
-export type PropertyField = (typeof PROPERTY_FIELDS)[number];
-
 /** Header spellings of county rolls and list providers, folded as foldHeader folds them. */
-const PROPERTY_ALIASES: Record<PropertyField, string[]> = {
+const PROPERTY_ALIASES: Record<PropertyRecordColumn, string[]> = {
   apn: [
     'parcel',
     'parcelnumber',
@@ -94,14 +96,14 @@ const PROPERTY_ALIASES: Record<PropertyField, string[]> = {
   last_sale_date: ['saledate', 'lastsaledate', 'lastsale', 'recordingdate', 'deeddate', 'lastsalerecordingdate'],
 };
 
-const PROPERTY_ALIAS_INDEX = new Map<string, PropertyField>();
-for (const field of PROPERTY_FIELDS) PROPERTY_ALIAS_INDEX.set(foldHeader(field), field);
-for (const field of PROPERTY_FIELDS) {
+const PROPERTY_ALIAS_INDEX = new Map<string, PropertyRecordColumn>();
+for (const field of PROPERTY_RECORD_COLUMNS) PROPERTY_ALIAS_INDEX.set(foldHeader(field), field);
+for (const field of PROPERTY_RECORD_COLUMNS) {
   for (const alias of PROPERTY_ALIASES[field])
     if (!PROPERTY_ALIAS_INDEX.has(alias)) PROPERTY_ALIAS_INDEX.set(alias, field);
 }
 
-export type PropertyLayout = Partial<Record<PropertyField, number>>;
+export type PropertyLayout = Partial<Record<PropertyRecordColumn, number>>;
 
 /** Which column feeds which canonical field: `map` first, then the field's own name, then aliases. */
 export function resolvePropertyColumns(headers: readonly string[], map: Record<string, string> = {}): PropertyLayout {
@@ -109,13 +111,13 @@ export function resolvePropertyColumns(headers: readonly string[], map: Record<s
   const taken = new Set<number>();
   const folded = headers.map((h) => foldHeader(h.trim()));
   for (const [canonical, header] of Object.entries(map)) {
-    if (!(PROPERTY_FIELDS as readonly string[]).includes(canonical)) {
+    if (!(PROPERTY_RECORD_COLUMNS as readonly string[]).includes(canonical)) {
       throw new ImportFormatError(`--map: "${canonical}" is not a canonical property column`);
     }
     let index = headers.findIndex((h) => h.trim() === header.trim());
     if (index === -1) index = folded.indexOf(foldHeader(header));
     if (index === -1) throw new ImportFormatError(`--map ${canonical}=${header}: no column "${header}" in the header`);
-    layout[canonical as PropertyField] = index;
+    layout[canonical as PropertyRecordColumn] = index;
     taken.add(index);
   }
   folded.forEach((name, index) => {
@@ -138,12 +140,12 @@ function assertPropertyColumns(layout: PropertyLayout, headers: readonly string[
   }
 }
 
-type RawProperty = Record<PropertyField, string>;
+type RawProperty = Record<PropertyRecordColumn, string>;
 type PropertyRecord = { line: number; property: RawProperty } | { line: number; error: string };
 
 function pick(fields: readonly string[], layout: PropertyLayout): RawProperty {
   const out = {} as RawProperty;
-  for (const field of PROPERTY_FIELDS) {
+  for (const field of PROPERTY_RECORD_COLUMNS) {
     const index = layout[field];
     out[field] = index === undefined ? '' : (fields[index] ?? '').trim();
   }
@@ -214,12 +216,7 @@ const RECORD_COLUMNS = [
   'city',
   'state',
   'zip5',
-  'owner_name',
-  'owner_name_2',
-  'owner_1_first_name',
-  'owner_1_last_name',
-  'owner_2_first_name',
-  'owner_2_last_name',
+  ...OWNER_NAME_COLUMNS,
   'name_order',
   'mailing_street_address',
   'mailing_city',
@@ -242,7 +239,7 @@ function quoted(value: string): string {
 
 /** One record's COPY line (without name_order, filled per batch), or why it is rejected. */
 function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tail: string } | { reason: string } {
-  for (const field of ['street_address', 'city', 'state', 'zip_code'] as const) {
+  for (const field of ADDRESS_FIELDS) {
     if (raw[field] === '') return { reason: `missing ${field}` };
   }
   if (
@@ -260,12 +257,20 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
   const keys = candidateKeys(situs);
   let mailing = ['', '', '', '', '', ''];
   if (raw.mailing_street_address !== '') {
-    const m = standardizeAddress({
-      street_address: raw.mailing_street_address,
-      city: raw.mailing_city,
-      state: raw.mailing_state,
-      zip_code: raw.mailing_zip_code,
-    });
+    // An owner-occupied parcel's tax bill goes to the parcel: the same text is not standardised twice.
+    const same =
+      raw.mailing_street_address === raw.street_address &&
+      raw.mailing_city === raw.city &&
+      raw.mailing_state === raw.state &&
+      raw.mailing_zip_code === raw.zip_code;
+    const m = same
+      ? situs
+      : standardizeAddress({
+          street_address: raw.mailing_street_address,
+          city: raw.mailing_city,
+          state: raw.mailing_state,
+          zip_code: raw.mailing_zip_code,
+        });
     // A PO box or a foreign address is kept for display; only a street address is a key people are found at.
     const keyed = m.number !== '' && m.zip5 !== null && m.state !== null;
     mailing = [
@@ -282,14 +287,7 @@ function toRecordLine(raw: RawProperty, sourceCopy: string): { head: string; tai
   if (ownerOccupied === undefined) return { reason: `bad owner_occupied ${quoted(raw.owner_occupied)} (Y/N)` };
   const sale = normalizeSeen(raw.last_sale_date);
   if (sale === null) return { reason: `bad last_sale_date ${quoted(raw.last_sale_date)}` };
-  for (const field of [
-    'owner_name',
-    'owner_name_2',
-    'owner_1_first_name',
-    'owner_1_last_name',
-    'owner_2_first_name',
-    'owner_2_last_name',
-  ] as const) {
+  for (const field of OWNER_NAME_COLUMNS) {
     if (raw[field].length > 300) return { reason: `${field} longer than 300 characters` };
   }
   const head = [
@@ -410,4 +408,12 @@ export async function importProperties(
   await analyzeAfterLoad(db, 'property_records', counts.imported);
   if (counts.imported + counts.duplicates === 0) onProgress?.({ ...counts });
   return counts;
+}
+
+/** How many property records an import with this `source` stored. */
+export async function countPropertyRecords(db: Database, source: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM property_records WHERE source = $1`, [
+    source,
+  ]);
+  return rows[0]?.n ?? 0;
 }

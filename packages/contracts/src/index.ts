@@ -1,10 +1,12 @@
 export const API_VERSION = '1.0.0';
 export * from './errors.ts';
 export * from './property.ts';
+export * from './property-fields.ts';
 export * from './oauth.ts';
 export * from './messages.ts';
 export * from './webhooks.ts';
 export * from './openapi.ts';
 export * from './batches.ts';
+export * from './batch-states.ts';
 export * from './clients.ts';
 export * from './routes/index.ts';

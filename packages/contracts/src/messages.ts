@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BATCH_STATES } from './batch-states.ts';
 import { Property, PropertyResponse, StoredProperty } from './property.ts';
 
 /** A synchronous or recovered skip trace for the worker (`job.skiptrace`; see MESSAGES). */
@@ -22,7 +23,7 @@ export const BatchChunkJob = z.object({
 export const BatchSummary = z
   .object({
     id: z.string(),
-    status: z.enum(['queued', 'running', 'completed', 'cancelled', 'failed']),
+    status: z.enum(BATCH_STATES),
     total: z.number().int(),
     processed: z.number().int().describe('Accepted rows settled: matched + no_match + failed + erased'),
     matched: z.number().int(),

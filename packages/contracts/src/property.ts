@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeState } from '@skiptrace/matching';
+import type { RequestField } from './property-fields.ts';
 
 /**
  * Limits the seed leaves open, decided here:
@@ -40,34 +41,35 @@ export const Address = z
   .meta({ id: 'Address' });
 export type Address = z.infer<typeof Address>;
 
-export const Property = z
-  .object({
-    street_address: text(LIMITS.streetAddress).describe('Street address of the property'),
-    city: text(LIMITS.city).describe('City of the property'),
-    state: state.describe('State of the property: USPS code or full name'),
-    zip_code: zip.describe('Zip code of the property'),
-    first_name: z.string().trim().max(LIMITS.name).optional().describe('First name of the property owner'),
-    last_name: z
-      .string()
-      .trim()
-      .max(LIMITS.name)
-      .optional()
-      .describe(
-        'Last name of the property owner; may hold a whole owner string as lists write it ' +
-          '("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN & MARY")',
-      ),
-    mailing_address: Address.optional().describe(
-      "The owner's mailing address, when the list has it (absentee owners): a hint that ties the owner to the people on file",
+/** The request's fields, one schema each: exactly REQUEST_FIELDS (a field added to one and not the other fails here). */
+const PROPERTY_SHAPE = {
+  street_address: text(LIMITS.streetAddress).describe('Street address of the property'),
+  city: text(LIMITS.city).describe('City of the property'),
+  state: state.describe('State of the property: USPS code or full name'),
+  zip_code: zip.describe('Zip code of the property'),
+  first_name: z.string().trim().max(LIMITS.name).optional().describe('First name of the property owner'),
+  last_name: z
+    .string()
+    .trim()
+    .max(LIMITS.name)
+    .optional()
+    .describe(
+      'Last name of the property owner; may hold a whole owner string as lists write it ' +
+        '("SMITH FAMILY TRUST", "ACME HOLDINGS LLC", "SMITH JOHN & MARY")',
     ),
-    apn: z
-      .string()
-      .trim()
-      .min(1)
-      .max(LIMITS.apn)
-      .optional()
-      .describe("The parcel's assessor number, as the county writes it"),
-  })
-  .meta({ id: 'Property' });
+  mailing_address: Address.optional().describe(
+    "The owner's mailing address, when the list has it (absentee owners): a hint that ties the owner to the people on file",
+  ),
+  apn: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.apn)
+    .optional()
+    .describe("The parcel's assessor number, as the county writes it"),
+} satisfies Record<RequestField, z.ZodType>;
+
+export const Property = z.object(PROPERTY_SHAPE).meta({ id: 'Property' });
 export type Property = z.infer<typeof Property>;
 
 /** A stored property: what `plant.added` carries. */

@@ -162,16 +162,21 @@ function matchOwners(
 
 /**
  * The people behind an owner named by surname only (SMITH FAMILY TRUST): a surname is weak
- * evidence, so only the living, tied by the mailing address or living at the property now
- * (a former tenant of that surname is not the trust); those living at a tie now before the
- * rest; then the eldest generation.
+ * evidence, so only people seen at the mailing address — where the trust's bill goes — or,
+ * when nobody of the surname was, living at the property now (a tenant who shares a common
+ * surname with an absentee trust is not the trust, nor is a former tenant); those living at
+ * a tie now before the rest; then the eldest generation.
  */
 function surnameOwners(matches: OwnerMatch[], people: PoolPeople): OwnerMatch[] {
-  const living = matches.filter((m) => !people.life(m.c).deceased && (m.mailing || m.current === 'property'));
-  const here = living.filter((m) => m.current !== null);
-  // The settlors first: those living at a tie now, who stayed there longest (grown children
-  // left earlier), who came first, the eldest.
-  const ordered = eldest(here.length > 0 ? here : living).sort(
+  const atMailing = matches.filter((m) => m.mailing);
+  const tied = atMailing.length > 0 ? atMailing : matches.filter((m) => m.current === 'property');
+  const livingHere = tied.filter((m) => m.current !== null && !people.life(m.c).deceased);
+  // Nobody alive lives at a tie now: the settlors may have died at the mailing address
+  // (the trust's bill still goes there), and their grown children, who lived there once,
+  // are not the trust — the eldest generation is, dead or alive (flagged deceased).
+  // The settlors first: those at a tie now, who stayed there longest (grown children left
+  // earlier), who came first, the eldest.
+  const ordered = eldest(livingHere.length > 0 ? livingHere : tied).sort(
     (a, b) =>
       Number(b.current !== null) - Number(a.current !== null) ||
       cmp(seenEnd(b.c.lastSeen), seenEnd(a.c.lastSeen)) ||
@@ -282,7 +287,14 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
     properties.forEach((p, i) => {
       if (sought[i]!.length === 0) return;
       const seen = new Set([keys[i]!.addressKey]);
-      for (const address of [p.mailing_address, record[i] ? recordMailing(record[i]!) : undefined]) {
+      const rec = record[i];
+      // The record's mailing address was standardised at import: its stored key says whether
+      // it is a street address and whether it is the property's (an owner-occupied parcel).
+      const fromRecord =
+        rec !== undefined && rec.mailing_key !== '' && rec.mailing_key !== keys[i]!.addressKey
+          ? recordMailing(rec)
+          : undefined;
+      for (const address of [p.mailing_address, fromRecord]) {
         const keyed = mailingKeys(address);
         if (keyed === undefined || seen.has(keyed.key.addressKey)) continue;
         seen.add(keyed.key.addressKey);

@@ -16,42 +16,53 @@ export function checkIdempotencyKey(key: string | undefined): string | undefined
 export const requestHash = (body: unknown): string => createHash('sha256').update(JSON.stringify(body)).digest('hex');
 
 /**
- * Returns the property id an earlier request with this key created, or undefined when
- * the key is new. The same key with a different body is a 409 idempotency_conflict.
+ * The Idempotency-Keys of one kind of request (a table of account_id, key, request_hash, the
+ * created id and created_at): a key holds for 24 hours, per account.
  */
-export async function findIdempotent(
-  sql: Sql,
-  accountId: string,
-  key: string,
-  hash: string,
-): Promise<string | undefined> {
-  const { rows } = await sql.query<{ request_hash: string; property_id: string }>(
-    `SELECT request_hash, property_id FROM idempotency_keys
-     WHERE account_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`,
-    [accountId, key],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  if (row.request_hash !== hash) {
-    throw new ApiError('idempotency_conflict', 'Idempotency-Key was already used with a different request body');
-  }
-  return String(row.property_id);
+export interface IdempotencyStore {
+  /** Whether the key was used in the last 24 hours, whatever the request. */
+  inUse(sql: Sql, accountId: string, key: string): Promise<boolean>;
+  /**
+   * The id an earlier request with this key created, or undefined when the key is new. The
+   * same key with a different request is a 409 idempotency_conflict.
+   */
+  find(sql: Sql, accountId: string, key: string, hash: string): Promise<string | undefined>;
+  /** Records the key; false when a concurrent request with the same key won the race. */
+  remember(sql: Sql, accountId: string, key: string, hash: string, id: string): Promise<boolean>;
 }
 
-/** Records the key; false when a concurrent request with the same key won the race. */
-export async function rememberIdempotent(
-  sql: Sql,
-  accountId: string,
-  key: string,
-  hash: string,
-  propertyId: string,
-): Promise<boolean> {
-  const { rowCount } = await sql.query(
-    `INSERT INTO idempotency_keys (account_id, key, request_hash, property_id) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash,
-       property_id = EXCLUDED.property_id, created_at = now()
-     WHERE idempotency_keys.created_at <= now() - interval '24 hours'`,
-    [accountId, key, hash, propertyId],
-  );
-  return rowCount > 0;
+/** The store of keys in `table`, whose created id is in `idColumn` (names from the package owning the table). */
+export function idempotencyStore(table: string, idColumn: string): IdempotencyStore {
+  const live = `account_id = $1 AND key = $2 AND created_at > now() - interval '24 hours'`;
+  return {
+    async inUse(sql, accountId, key) {
+      const { rows } = await sql.query(`SELECT 1 FROM ${table} WHERE ${live}`, [accountId, key]);
+      return rows.length > 0;
+    },
+    async find(sql, accountId, key, hash) {
+      const { rows } = await sql.query<{ request_hash: string; id: string }>(
+        `SELECT request_hash, ${idColumn} AS id FROM ${table} WHERE ${live}`,
+        [accountId, key],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      if (row.request_hash !== hash) {
+        throw new ApiError('idempotency_conflict', 'Idempotency-Key was already used with a different request body');
+      }
+      return String(row.id);
+    },
+    async remember(sql, accountId, key, hash, id) {
+      const { rowCount } = await sql.query(
+        `INSERT INTO ${table} (account_id, key, request_hash, ${idColumn}) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash,
+           ${idColumn} = EXCLUDED.${idColumn}, created_at = now()
+         WHERE ${table}.created_at <= now() - interval '24 hours'`,
+        [accountId, key, hash, id],
+      );
+      return rowCount > 0;
+    },
+  };
 }
+
+/** The keys of POST /property/skiptrace: the property each created. */
+export const propertyIdempotency = idempotencyStore('idempotency_keys', 'property_id');

@@ -1,4 +1,5 @@
 export * from './property.repository.ts';
+export * from './batch-rows.port.ts';
 export * from './idempotency.ts';
 export * from './events.ts';
 export * from './recovery-sweep.ts';

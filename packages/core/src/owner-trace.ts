@@ -11,7 +11,13 @@
 import type { Address, AddressSeen, OwnerOfRecord, Phone, Property } from '@skiptrace/contracts';
 import { MAX_ADDRESSES } from '@skiptrace/contracts';
 import { seenEnd, seenStart, type ContactCandidate, type PersonRow, type PropertyRecordRow } from '@skiptrace/contacts';
-import { compareNames, normalizePerson, type NormalizedPerson, type StandardAddress } from '@skiptrace/matching';
+import {
+  candidatePerson,
+  compareNames,
+  normalizePerson,
+  type NormalizedPerson,
+  type StandardAddress,
+} from '@skiptrace/matching';
 import { parseOwnerNames, parseOwnerParts, type OwnerOfRecord as ParsedOwner } from '@skiptrace/owners';
 
 /** What a trace query may carry beyond the seed's six fields. */
@@ -116,8 +122,7 @@ export function soughtOf(owners: ParsedOwner[]): Sought[] {
  * differing suffix (JR/SR) or middle initial is a disagreement.
  */
 export function nameAgreement(sought: Sought, candidate: ContactCandidate): number {
-  const record = normalizePerson(candidate.firstName, candidate.lastName);
-  const names = compareNames(sought.person, record);
+  const names = compareNames(sought.person, candidatePerson(candidate));
   let score: number;
   if (names.swapped !== null) score = names.swapped === 'exact' ? 3 : 2;
   else {

@@ -1,20 +1,27 @@
-import type { Address, OwnerOfRecord, Property, PropertyResponse, TraceResult } from '@skiptrace/contracts';
+import {
+  REQUEST_FIELDS,
+  type Address,
+  type AddressField,
+  type NameField,
+  type Property,
+  type PropertyResponse,
+  type TraceResult,
+} from '@skiptrace/contracts';
 import { recordTrace } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
+import type { BatchRows, OwnerFacts } from './batch-rows.port.ts';
+
+/**
+ * The request's columns of a properties row (REQUEST_FIELDS of @skiptrace/contracts): the
+ * address, the owner's name, the owner's mailing address and the parcel number (migration 102).
+ */
+type RequestColumns = Record<AddressField, string> &
+  Record<NameField, string | null> & { mailing_address: Address | null; apn: string | null };
 
 /** A properties row as the store returns it (BIGINT as string, timestamps as Date). */
-export interface PropertyRow {
+export type PropertyRow = RequestColumns & {
   id: string;
   account_id: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string | null;
-  last_name: string | null;
-  /** The request's owner mailing address and parcel number (migration 102). */
-  mailing_address: Address | null;
-  apn: string | null;
   batch_id: string | null;
   status: PropertyResponse['status'];
   error: string | null;
@@ -25,13 +32,7 @@ export interface PropertyRow {
   owner_facts: OwnerFacts | null;
   created_at: Date;
   completed_at: Date | null;
-}
-
-/** The per-property part of an outcome (TraceOutcome's owners_of_record and mailing_address). */
-export interface OwnerFacts {
-  owners_of_record?: OwnerOfRecord[];
-  mailing_address?: Address;
-}
+};
 
 /** An outcome's OwnerFacts, or null when it has none (most rows without a record). */
 export function ownerFactsOf(outcome: OwnerFacts): OwnerFacts | null {
@@ -41,26 +42,46 @@ export function ownerFactsOf(outcome: OwnerFacts): OwnerFacts | null {
   return facts.owners_of_record === undefined && facts.mailing_address === undefined ? null : facts;
 }
 
-const COLUMNS =
-  'id, account_id, street_address, city, state, zip_code, first_name, last_name, mailing_address, apn, batch_id, status, error, results, people_total, owner_facts, created_at, completed_at';
-
-/** The outcome columns (written when a trace completes; a batch row's come from batch_results). */
+/** The outcome columns (written when a trace completes; a batch row's are its batch's: BatchRows). */
 const OUTCOME_COLUMNS = ['status', 'error', 'results', 'people_total', 'owner_facts'];
 
+const COLUMNS = [
+  'id',
+  'account_id',
+  ...REQUEST_FIELDS,
+  'batch_id',
+  ...OUTCOME_COLUMNS,
+  'created_at',
+  'completed_at',
+].join(', ');
+
+/** A properties row with its place in its batch, if it is a batch row. */
+type StoredRow = PropertyRow & { row_number: number | null };
+
+const SELECT_PROPERTIES = `SELECT ${COLUMNS}, row_number FROM properties p`;
+
 /**
- * A property as the API shows it. A batch row's outcome lives in `batch_results` (written
- * insert-only by the batch worker; its `properties` row stays `pending`), so the outcome
- * columns come from there when it has one.
+ * The rows as the API shows them. A batch row's outcome is its batch's (BatchRows: its
+ * `properties` row keeps its input and stays `pending`), so a traced batch row takes the
+ * outcome columns from there.
  */
-const SELECT_PROPERTIES = `SELECT p.id, p.account_id, p.street_address, p.city, p.state, p.zip_code, p.first_name,
-  p.last_name, p.mailing_address, p.apn, p.batch_id, coalesce(r.status, p.status) AS status,
-  CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
-  coalesce(r.results::jsonb, p.results) AS results,
-  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total,
-  CASE WHEN r.status IS NULL THEN p.owner_facts ELSE r.owner_facts::jsonb END AS owner_facts, p.created_at,
-  coalesce(r.completed_at, p.completed_at) AS completed_at
-  FROM properties p
-  LEFT JOIN batch_results r ON r.batch_id = p.batch_id::bigint AND r.row_number = p.row_number`;
+async function withOutcomes(sql: Sql, batchRows: BatchRows, stored: StoredRow[]): Promise<PropertyRow[]> {
+  const inBatch = stored.filter((r) => r.batch_id !== null && r.row_number !== null);
+  const outcomes =
+    inBatch.length === 0
+      ? []
+      : await batchRows.outcomes(
+          sql,
+          inBatch.map((r) => ({ batchId: r.batch_id!, rowNumber: r.row_number! })),
+        );
+  const byId = new Map(inBatch.map((r, i) => [r.id, outcomes[i]]));
+  return stored.map(({ row_number: _, ...row }) => {
+    const outcome = byId.get(row.id);
+    if (!outcome) return row;
+    const { status, error, results, people_total, owner_facts, completed_at } = outcome;
+    return { ...row, status, error, results, people_total, owner_facts, completed_at };
+  });
+}
 
 /** COLUMNS but the outcome ones, qualified by the alias `p`, for the completing UPDATE. */
 const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
@@ -71,19 +92,31 @@ const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /** The submitted property's columns of a row. */
-export type PropertyColumns = Pick<
-  PropertyRow,
-  'street_address' | 'city' | 'state' | 'zip_code' | 'first_name' | 'last_name'
-> &
-  Partial<Pick<PropertyRow, 'mailing_address' | 'apn'>>;
+export type PropertyColumns = Pick<RequestColumns, AddressField | NameField> &
+  Partial<Pick<RequestColumns, 'mailing_address' | 'apn'>>;
 
+/** The request a row was submitted as: its columns, less the empty ones. */
 export function propertyOf(row: PropertyColumns): Property {
-  const p: Property = { street_address: row.street_address, city: row.city, state: row.state, zip_code: row.zip_code };
-  if (row.first_name) p.first_name = row.first_name;
-  if (row.last_name) p.last_name = row.last_name;
-  if (row.mailing_address) p.mailing_address = row.mailing_address;
-  if (row.apn) p.apn = row.apn;
-  return p;
+  const p: Record<string, unknown> = {};
+  for (const field of REQUEST_FIELDS) {
+    const value = row[field];
+    if (value) p[field] = value;
+  }
+  return p as Property;
+}
+
+/**
+ * A request's values in REQUEST_FIELDS order, as the store takes them: the mailing address as
+ * JSON text, null where a field is absent.
+ */
+export function requestValues(p: Property): (string | null)[] {
+  return REQUEST_FIELDS.map((field) =>
+    field === 'mailing_address'
+      ? p.mailing_address === undefined
+        ? null
+        : JSON.stringify(p.mailing_address)
+      : (p[field] ?? null),
+  );
 }
 
 export function toResponse(row: PropertyRow): PropertyResponse {
@@ -108,29 +141,23 @@ export interface NewProperty {
   property: Property;
 }
 
+/** The request's columns as unnest's: `c0 … c7`, the mailing address cast to jsonb. */
+const REQUEST_VALUES = REQUEST_FIELDS.map((f, i) => (f === 'mailing_address' ? `c${i}::jsonb` : `c${i}`)).join(', ');
+const REQUEST_ARRAYS = REQUEST_FIELDS.map((_, i) => `$${i + 2}::text[]`).join(', ');
+const REQUEST_NAMES = REQUEST_FIELDS.map((_, i) => `c${i}`).join(', ');
+
 /** Stores the properties in one statement; rows come back in the order given. */
 export async function insertProperties(sql: Sql, items: NewProperty[]): Promise<PropertyRow[]> {
-  const column = (pick: (p: Property) => string | undefined) => items.map(({ property }) => pick(property) ?? null);
+  const values = items.map(({ property }) => requestValues(property));
   // Ids come from the sequence in the order the ordered SELECT feeds the rows in, so sorting
   // the returned rows by id restores the input order.
   const { rows } = await sql.query<PropertyRow>(
-    `INSERT INTO properties (account_id, street_address, city, state, zip_code, first_name, last_name, mailing_address, apn)
-     SELECT a, s, c, st, z, f, l, m::jsonb, apn
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-       WITH ORDINALITY AS t(a, s, c, st, z, f, l, m, apn, n)
+    `INSERT INTO properties (account_id, ${REQUEST_FIELDS.join(', ')})
+     SELECT a, ${REQUEST_VALUES}
+     FROM unnest($1::text[], ${REQUEST_ARRAYS}) WITH ORDINALITY AS t(a, ${REQUEST_NAMES}, n)
      ORDER BY n
      RETURNING ${COLUMNS}`,
-    [
-      items.map((i) => i.accountId),
-      column((p) => p.street_address),
-      column((p) => p.city),
-      column((p) => p.state),
-      column((p) => p.zip_code),
-      column((p) => p.first_name),
-      column((p) => p.last_name),
-      column((p) => (p.mailing_address === undefined ? undefined : JSON.stringify(p.mailing_address))),
-      column((p) => p.apn),
-    ],
+    [items.map((i) => i.accountId), ...REQUEST_FIELDS.map((_, f) => values.map((v) => v[f]))],
   );
   return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
 }
@@ -140,89 +167,71 @@ export async function insertProperty(sql: Sql, accountId: string, property: Prop
   return row!;
 }
 
-export async function getProperty(sql: Sql, accountId: string, id: string): Promise<PropertyRow | undefined> {
-  const { rows } = await sql.query<PropertyRow>(`${SELECT_PROPERTIES} WHERE p.id = $1 AND p.account_id = $2`, [
+export async function getProperty(
+  sql: Sql,
+  batchRows: BatchRows,
+  accountId: string,
+  id: string,
+): Promise<PropertyRow | undefined> {
+  const { rows } = await sql.query<StoredRow>(`${SELECT_PROPERTIES} WHERE p.id = $1 AND p.account_id = $2`, [
     id,
     accountId,
   ]);
-  return rows[0];
-}
-
-export async function getPropertyById(sql: Sql, id: string): Promise<PropertyRow | undefined> {
-  const { rows } = await sql.query<PropertyRow>(`${SELECT_PROPERTIES} WHERE p.id = $1`, [id]);
-  return rows[0];
+  return (await withOutcomes(sql, batchRows, rows))[0];
 }
 
 /** Newest first; `beforeId` is the keyset cursor (exclusive). */
 export async function listProperties(
   sql: Sql,
+  batchRows: BatchRows,
   accountId: string,
   limit: number,
   beforeId?: string,
 ): Promise<PropertyRow[]> {
-  const { rows } = await sql.query<PropertyRow>(
+  const { rows } = await sql.query<StoredRow>(
     `${SELECT_PROPERTIES}
      WHERE p.account_id = $1 AND ($2::bigint IS NULL OR p.id < $2::bigint)
      ORDER BY p.id DESC LIMIT $3`,
     [accountId, beforeId ?? null, limit],
   );
-  return rows;
+  return withOutcomes(sql, batchRows, rows);
 }
 
 /**
- * What an erase removed. `settledBatchId`: the property was a batch row still waiting for its
- * trace, which now never comes; its batch counts it (processed, and erased), so that
- * `processed + rejected` still reaches `total`. The caller completes that batch if this was
- * the last row it waited for (`eraseProperty` in @skiptrace/batches does).
+ * Erases the property and its results; false when the account has no such property. A
+ * batch row is erased through its batch (BatchRows.erase: under the batch's lock, its
+ * outcome goes too, and a row still waiting for its trace is counted in the batch, which
+ * completes if that was the last row it waited for).
  */
-export interface ErasedProperty {
-  settledBatchId?: string;
-}
-
-/** Batch states in which a row can still be waiting for its trace. */
-const OPEN_BATCH = ['receiving', 'queued', 'running'];
-
-/**
- * Erases the property and its results; undefined when there was nothing to erase. A batch
- * row's result row goes too, under its batch row's lock: the batch worker stores a chunk's
- * results holding that lock and only for rows that still exist when it has it, so either
- * the result is stored first and deleted here (the batch's counters keep the row: it was
- * traced), or the worker no longer sees the row and this erase counts it in the batch.
- */
-export async function deleteProperty(db: Database, accountId: string, id: string): Promise<ErasedProperty | undefined> {
-  return db.transaction(async (tx) => {
+export async function eraseProperty(
+  db: Database,
+  batchRows: BatchRows,
+  accountId: string,
+  id: string,
+): Promise<boolean> {
+  let settledBatchId: string | undefined;
+  const erased = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ batch_id: string | null; row_number: number | null }>(
       `SELECT batch_id, row_number FROM properties WHERE id = $1 AND account_id = $2`,
       [id, accountId],
     );
     const row = rows[0];
-    if (!row) return undefined;
-    let batchStatus: string | undefined;
-    if (row.batch_id !== null) {
-      const locked = await tx.query<{ status: string }>(`SELECT status FROM batches WHERE id = $1::bigint FOR UPDATE`, [
-        row.batch_id,
-      ]);
-      batchStatus = locked.rows[0]?.status;
-    }
-    // Statements after the lock see what the previous holder (a chunk storing results) committed.
-    const deleted = await tx.query<{ status: string }>(
-      `DELETE FROM properties WHERE id = $1 AND account_id = $2 RETURNING status`,
-      [id, accountId],
-    );
-    if (deleted.rowCount === 0) return undefined;
-    if (row.batch_id === null) return {};
-    const result = await tx.query(`DELETE FROM batch_results WHERE batch_id = $1::bigint AND row_number = $2`, [
-      row.batch_id,
-      row.row_number,
-    ]);
-    const waiting = deleted.rows[0]!.status === 'pending' && result.rowCount === 0;
-    if (!waiting || !OPEN_BATCH.includes(batchStatus ?? '')) return {};
-    await tx.query(
-      `UPDATE batches SET processed = processed + 1, erased = erased + 1, updated_at = now() WHERE id = $1::bigint`,
-      [row.batch_id],
-    );
-    return { settledBatchId: String(row.batch_id) };
+    if (!row) return false;
+    const remove = async () => {
+      const deleted = await tx.query<{ status: string }>(
+        `DELETE FROM properties WHERE id = $1 AND account_id = $2 RETURNING status`,
+        [id, accountId],
+      );
+      const status = deleted.rows[0]?.status;
+      return status === undefined ? undefined : { pending: status === 'pending' };
+    };
+    if (row.batch_id === null || row.row_number === null) return (await remove()) !== undefined;
+    const batchRow = await batchRows.erase(tx, { batchId: row.batch_id, rowNumber: row.row_number }, remove);
+    if (batchRow.settled) settledBatchId = row.batch_id;
+    return batchRow.removed;
   });
+  if (settledBatchId !== undefined) await batchRows.settled(settledBatchId);
+  return erased;
 }
 
 export type StoredOutcome = {
@@ -279,8 +288,10 @@ export async function completeProperties(
   );
   const missing = items.filter((i) => !byId.has(i.id)).map((i) => i.id);
   if (missing.length > 0) {
-    // Already finished (a redelivery) or erased: report the row as it is.
-    const found = await sql.query<PropertyRow>(`${SELECT_PROPERTIES} WHERE p.id = ANY($1::bigint[])`, [missing]);
+    // Already finished (a redelivery) or erased: report the row as it is (a job's row, not a batch row).
+    const found = await sql.query<PropertyRow>(`SELECT ${COLUMNS} FROM properties WHERE id = ANY($1::bigint[])`, [
+      missing,
+    ]);
     for (const row of found.rows) byId.set(row.id, row);
   }
   return items.map((i) => byId.get(i.id));

@@ -8,10 +8,18 @@ import {
   completeProperty,
   createContactTraceEngine,
   DEFAULT_MAX_PEOPLE,
-  getPropertyById,
+  getProperty,
   insertProperty,
   toResponse,
+  type BatchRows,
 } from '../src/index.ts';
+
+/** Only single traces here: no property is a batch row. */
+const noBatchRows: BatchRows = {
+  outcomes: (_sql, rows) => Promise.resolve(rows.map(() => undefined)),
+  erase: () => Promise.reject(new Error('no batch rows in this test')),
+  settled: () => Promise.resolve(),
+};
 
 const BIG = { street_address: '500 Elm St', city: 'Springfield', state: 'IL', zip_code: '62701' };
 const SMALL = { street_address: '12 Oak Ave', city: 'Springfield', state: 'IL', zip_code: '62701' };
@@ -92,14 +100,14 @@ describe('address-only queries and the household cap', () => {
     const row = await insertProperty(db, 'acct-cap', BIG);
     const stored = await completeProperty(db, row.id, capped);
     expect(toResponse(stored!)).toMatchObject({ status: 'completed', truncated: true, people_total: 12 });
-    const read = toResponse((await getPropertyById(db, row.id))!);
+    const read = toResponse((await getProperty(db, noBatchRows, 'acct-cap', row.id))!);
     expect(read).toMatchObject({ truncated: true, people_total: 12 });
     expect(read.results).toHaveLength(3);
 
     const whole = await createContactTraceEngine(db).trace(SMALL);
     const small = await insertProperty(db, 'acct-cap', SMALL);
     await completeProperty(db, small.id, whole);
-    const plain = toResponse((await getPropertyById(db, small.id))!);
+    const plain = toResponse((await getProperty(db, noBatchRows, 'acct-cap', small.id))!);
     expect(plain.truncated).toBe(false);
     expect(plain).not.toHaveProperty('people_total');
   });

@@ -1,4 +1,4 @@
-/** @skiptrace/matching — pure functions: address standardisation, names, scoring, phones, demo data. */
+/** @skiptrace/matching — pure functions: address standardisation, names, scoring, phones. */
 export { addressKey, normalizeCity, standardizeAddress, unitKeyOf } from './address.ts';
 export type { AddressInput, StandardAddress } from './address.ts';
 export { normalizeState, normalizeZip } from './region.ts';
@@ -20,6 +20,7 @@ export {
   candidateKeys,
   rankCandidates,
   scoreCandidate,
+  candidatePerson,
 } from './score.ts';
 export type {
   BlockingKeys,
@@ -54,17 +55,10 @@ export { foldAscii } from './text.ts';
 export { metaphone } from './phonetic.ts';
 export { normalizePhone, phoneType } from './phones.ts';
 export type { PhoneType } from './phones.ts';
-export { CONTACT_COLUMNS, generateContacts } from './demo-data.ts';
-export type { ContactRow, GenerateOptions } from './demo-data.ts';
-export { demoQueryFor } from './demo-query.ts';
-export { DEMO_FIRST_NAMES, DEMO_LAST_NAMES, DEMO_PLACES, DEMO_STREETS, DEMO_SUFFIXES } from './tables/demo-places.ts';
-export type { DemoPlace } from './tables/demo-places.ts';
-export type { DemoQuery } from './demo-query.ts';
-export { hashString, mulberry32 } from './prng.ts';
-export type { Random } from './prng.ts';
 export { NICKNAME_GROUPS } from './tables/nicknames.ts';
 export { SPANISH_NICKNAME_GROUPS } from './tables/nicknames-es.ts';
 export { MODEL } from './tables/model.ts';
 export { PUB28_C1, SUFFIX_BY_FORM, SUFFIX_NAME } from './tables/suffixes.ts';
-export { DIRECTIONAL_BY_FORM, UNIT_BY_FORM } from './tables/units.ts';
+export { DIRECTIONAL_BY_FORM, DIRECTIONAL_WORD, UNIT_BY_FORM } from './tables/units.ts';
+export { CARDINAL_WORDS, ORDINAL_WORDS } from './tables/ordinals.ts';
 export { STATE_NAMES } from './tables/states.ts';

@@ -237,11 +237,23 @@ function storedNorm(norm: string | undefined, name: string | null): string | und
   return norm === undefined || (norm === '' && name !== null && name !== '') ? undefined : norm;
 }
 
-function recordPerson(candidate: CandidateRecord): NormalizedPerson {
+const people = new WeakMap<CandidateRecord, NormalizedPerson>();
+
+/**
+ * A candidate's name normalised: from the norms stored at import when it has them, else
+ * normalised here; once per candidate object (ranking and owner matching both ask).
+ */
+export function candidatePerson(candidate: CandidateRecord): NormalizedPerson {
+  let person = people.get(candidate);
+  if (person !== undefined) return person;
   const first = storedNorm(candidate.firstNorm, candidate.firstName);
   const last = storedNorm(candidate.lastNorm, candidate.lastName);
-  if (first === undefined || last === undefined) return normalizePerson(candidate.firstName, candidate.lastName);
-  return personFromTokens(first === '' ? [] : first.split(' '), last === '' ? [] : last.split(' '));
+  person =
+    first === undefined || last === undefined
+      ? normalizePerson(candidate.firstName, candidate.lastName)
+      : personFromTokens(first === '' ? [] : first.split(' '), last === '' ? [] : last.split(' '));
+  people.set(candidate, person);
+  return person;
 }
 
 function bits(x: number): number {
@@ -257,7 +269,7 @@ function scoreAll<T extends CandidateRecord>(query: Prepared, candidates: Iterab
   }
   const evaluated: { candidate: T; e: Evaluated }[] = [];
   for (const candidate of candidates) {
-    const person = recordPerson(candidate);
+    const person = candidatePerson(candidate);
     evaluated.push({ candidate, e: evaluate(query, candidate, person) });
   }
   if (!query.named) {

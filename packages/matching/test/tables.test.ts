@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { NICKNAME_GROUPS } from '../src/tables/nicknames.ts';
-import { DEMO_PLACES } from '../src/tables/demo-places.ts';
 import { STATE_NAMES } from '../src/tables/states.ts';
 import { PUB28_C1, SUFFIX_BY_FORM, SUFFIX_NAME } from '../src/tables/suffixes.ts';
 import { DIRECTIONAL_BY_FORM, UNIT_BY_FORM, UNIT_REQUIRES_RANGE } from '../src/tables/units.ts';
-import { normalizePhone, normalizeState } from '../src/index.ts';
+import { normalizeState } from '../src/index.ts';
 
 describe('Pub 28 C1 suffix table', () => {
   it('maps every listed form to a standard abbreviation that maps to itself', () => {
@@ -95,16 +94,5 @@ describe('nickname table', () => {
   it('lists each formal name first exactly once', () => {
     const formal = NICKNAME_GROUPS.map((group) => group.split(' ')[0]);
     expect(new Set(formal).size).toBe(formal.length);
-  });
-});
-
-describe('demo places', () => {
-  it('has ~100 consistent city/state/ZIP/area-code rows whose fictional numbers are valid', () => {
-    expect(DEMO_PLACES.length).toBeGreaterThanOrEqual(100);
-    for (const place of DEMO_PLACES) {
-      expect(STATE_NAMES.has(place.state)).toBe(true);
-      expect(place.zip5).toMatch(/^\d{5}$/);
-      expect(normalizePhone(`${place.areaCode}-555-0100`)).toBe(`+1${place.areaCode}5550100`);
-    }
   });
 });

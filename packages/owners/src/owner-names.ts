@@ -283,8 +283,14 @@ function expandCut(tokens: string[], length: number): string[] {
     COMPANY_WEAK.has(word) ||
     ORGANIZATION_STRONG.has(word) ||
     SUFFIXES.has(word);
-  if (known(last)) return tokens;
   const markerBefore = TRUST_WORDS.has(previous) || COMPANY_WEAK.has(previous) || COMPANY_STRONG.has(previous);
+  if (length >= CUT_WIDTH && !markerBefore) {
+    // A trust's or estate's qualifier last, whole or cut, after a person's name: the field
+    // ended before the marker ("LOPEZ BENJAMIN LIVING", "DONNA MARTIN REVOCABL").
+    const qualifier = cutQualifier(tokens, length);
+    if (qualifier !== undefined) return [...tokens.slice(0, -1), ...qualifier];
+  }
+  if (known(last)) return tokens;
   if (markerBefore && (last === 'L' || last === 'LL')) return [...tokens.slice(0, -1), 'LLC'];
   if (markerBefore && (last === 'I' || last === 'IN')) return [...tokens.slice(0, -1), 'INC'];
   if (last.length < 3 || (length < CUT_WIDTH && !markerBefore)) return tokens;
@@ -292,6 +298,47 @@ function expandCut(tokens: string[], length: number): string[] {
   if (givenWeight(last) > 0 && !markerBefore) return tokens;
   const word = CUT_WORDS.find((candidate) => candidate.startsWith(last) && candidate !== last);
   return word === undefined ? tokens : [...tokens.slice(0, -1), word];
+}
+
+/** Qualifiers a cut owner string may end in, and the words they stand for. */
+const CUT_QUALIFIERS: readonly [string, readonly string[]][] = [
+  ['REVOCABLE', ['REVOCABLE', 'TRUST']],
+  ['IRREVOCABLE', ['IRREVOCABLE', 'TRUST']],
+  ['LIVING', ['LIVING', 'TRUST']],
+  ['DECEASED', ['DECEASED']],
+  ['ESTATE', ['ESTATE']],
+];
+
+/**
+ * The words a cut last token stands for when it begins (or is) a trust's or estate's
+ * qualifier and comes after a person's name of at least two words; two letters only after
+ * a suffix or on a line exactly a field width long ("CHRISTINE CRANWOOD RE", "JACKSON
+ * PATRICK JR DE"); never a word that is a given name or a common surname.
+ */
+function cutQualifier(tokens: readonly string[], length: number): readonly string[] | undefined {
+  const last = tokens[tokens.length - 1] as string;
+  const before = tokens.slice(0, -1).filter((t) => !SUFFIXES.has(t));
+  if (before.length === 0 || before.some((t) => !/^[A-Z][A-Z'-]*$/.test(t))) return undefined;
+  // A family's name cut in FAMILY at the field width ("WHITWORTH-ASHCOMBE FA"): its trust.
+  if (
+    last.length >= 2 &&
+    'FAMILY'.startsWith(last) &&
+    last !== 'FAMILY' &&
+    CUT_WIDTHS.includes(length) &&
+    before.every((t) => givenWeight(t) < 1)
+  ) {
+    return ['FAMILY', 'TRUST'];
+  }
+  if (before.length < 2) return undefined;
+  if (tokens.slice(0, -1).some((t) => TRUST_WORDS.has(t) || ENTITY_SETS.some((set) => set.has(t)))) return undefined;
+  if (last.length < 2 || !/^[A-Z]+$/.test(last) || givenWeight(last) > 0 || surnameWeight(last) >= 1) return undefined;
+  const match = CUT_QUALIFIERS.find(([word]) => word.startsWith(last));
+  if (match === undefined) return undefined;
+  // Two letters say little: only where a name cannot go on (after a suffix) or where the field ended.
+  if (last.length === 2 && !SUFFIXES.has(tokens[tokens.length - 2] as string) && !CUT_WIDTHS.includes(length)) {
+    return undefined;
+  }
+  return match[1];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -966,8 +1013,15 @@ function trustOwner(tokens: readonly string[], asRecorded: string, defaultOrder:
   const afterPerson = personsAfter[0];
   if (afterPerson?.first !== undefined && person?.first === undefined) person = afterPerson;
   if (person === undefined) person = afterPerson;
-  // A lone surname before FAMILY/… is the family's name ("SMITH FAMILY TRUST" → Smith).
-  if (person !== undefined && person.first === undefined && nameTokens.length > 1 && person.last !== undefined) {
+  // A lone surname before FAMILY/… is the family's name ("SMITH FAMILY TRUST" → Smith), and
+  // so are two words of which neither is a given name ("GARCIA LOPEZ FAMILY TRUST").
+  const familyNamed = trustWords.includes('FAMILY');
+  if (
+    person !== undefined &&
+    (person.first === undefined || familyNamed) &&
+    nameTokens.length > 1 &&
+    person.last !== undefined
+  ) {
     const words = personWords(nameTokens).words;
     if (words.every((w) => givenWeight(w) < 1)) person = { last: words.map(nameCase).join(' ') };
   }

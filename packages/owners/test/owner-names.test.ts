@@ -454,4 +454,32 @@ describe('parseOwnerNames: couples written out in full', () => {
       ['person', 'Hung', 'Nguyen'],
     ]);
   });
+
+  it("reads a trust's or estate's qualifier cut at the field width after a person's name", () => {
+    expect(one('DONNA MARTIN REVOCABL')).toEqual([['trust', 'Donna', 'Martin']]);
+    expect(one('LOPEZ BENJAMIN LIVING')).toEqual([['trust', 'Benjamin', 'Lopez']]);
+    expect(one('CHRISTINE CRANWOOD RE')).toEqual([['trust', 'Christine', 'Cranwood']]);
+    expect(one('JACKSON PATRICK JR DE')).toEqual([['estate', 'Patrick', 'Jackson']]);
+    expect(one('GLENWORTH BETTY ESTAT')).toEqual([['estate', 'Betty', 'Glenworth']]);
+    expect(parseOwnerNames(['WHITWORTH-ASHCOMBE FA'])[0]).toMatchObject({
+      kind: 'trust',
+      lastName: 'Whitworth-Ashcombe',
+    });
+    // Short lines are not cut, and a given name or surname last stays a name.
+    expect(one('SMITH JOHN DE')).toEqual([['person', 'John', 'Smith']]);
+    expect(one('WASHINGTON BARBARA LEE')).toEqual([['person', 'Barbara', 'Washington']]);
+  });
+
+  it('reads two surnames before FAMILY as the family name, not a given name and a surname', () => {
+    expect(parseOwnerNames(['GARCIA LOPEZ FAMILY REVOCABLE TRUST'])[0]).toMatchObject({
+      kind: 'trust',
+      lastName: 'Garcia Lopez',
+    });
+    expect(parseOwnerNames(['GARCIA LOPEZ FAMILY REVOCABLE TRUST'])[0]?.firstName).toBeUndefined();
+    expect(parseOwnerNames(['JOHN SMITH FAMILY TRUST'], { order: 'firstLast' })[0]).toMatchObject({
+      kind: 'trust',
+      firstName: 'John',
+      lastName: 'Smith',
+    });
+  });
 });

@@ -62,6 +62,9 @@ export const unavailable = (what: string, retryAfterSeconds = 5): ApiError =>
  */
 const OAUTH_SURFACE = /^\/(oauth|\.well-known|interaction)(?=[/?]|$)/;
 
+/** Whether a request URL (path, or path and query) is on the OAuth server's surface. */
+export const isOAuthSurface = (url: string): boolean => OAUTH_SURFACE.test(url);
+
 /** RFC 6749's codes (and this server's `rate_limited`) for the API's; the rest are the client's `invalid_request`. */
 const OAUTH_CODES: Partial<Record<ErrorName, string>> = {
   unavailable: 'temporarily_unavailable',

@@ -17,6 +17,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Socket } from 'node:net';
 import { ERROR_CODES, type ErrorName } from '@skiptrace/contracts';
 import type { Logger } from 'pino';
+import { ApiError, isOAuthSurface, oauthErrorBody } from './api-error.ts';
 
 export interface HttpServerOptions {
   /** The request line and headers must arrive within this, ms. Default 10,000. */
@@ -150,12 +151,15 @@ export function createHttpServer(handler: RequestListener, options: Partial<Http
         respond() {
           o.logger?.info({ method: req.method, url: req.url }, 'request body too slow; answered 408');
           if (!res.headersSent) {
-            const { status, code } = ERROR_CODES.request_timeout;
-            const body = JSON.stringify({ error: code, message: 'request body did not arrive in time' });
-            res.writeHead(status, {
+            // In the shape of the request's surface: RFC 6749's under /oauth, the Error body elsewhere.
+            const err = new ApiError('request_timeout', 'request body did not arrive in time');
+            const oauth = isOAuthSurface(req.url ?? '');
+            const body = JSON.stringify(oauth ? oauthErrorBody(err) : err.body());
+            res.writeHead(err.status, {
               'Content-Type': 'application/json; charset=utf-8',
               'Content-Length': Buffer.byteLength(body),
               Connection: 'close',
+              ...(oauth ? { 'Cache-Control': 'no-store' } : {}),
             });
             res.end(body, () => req.socket.destroy());
           } else req.socket.destroy();

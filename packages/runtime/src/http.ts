@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Application, ErrorRequestHandler, RequestHandler } from 'express';
+import type { Application, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ERROR_CODES, type ErrorName } from '@skiptrace/contracts';
 import { ApiError, DependencyUnavailableError, sendError } from './api-error.ts';
@@ -24,6 +24,9 @@ declare global {
     }
   }
 }
+
+/** The account an authenticated request acts for (routes behind the bearer check, which sets req.auth). */
+export const accountOf = (req: Request): string => req.auth!.accountId;
 
 /** Gives every request an id (taken from X-Request-Id when sane) and a child logger. */
 export function requestContext(logger: Logger): RequestHandler {
@@ -61,8 +64,8 @@ function toApiError(err: unknown): ApiError | undefined {
       return new ApiError('invalid_json', 'request body is not valid JSON');
     case 'entity.not.utf8':
       return new ApiError('invalid_json', 'request body is not valid UTF-8');
-    case 'entity.too.deep':
-      return new ApiError('validation_failed', e.message ?? 'request body is nested too deeply');
+    case 'entity.over.limit':
+      return new ApiError('validation_failed', e.message ?? 'request body is past the JSON limits');
     case 'entity.too.large':
       return new ApiError('payload_too_large', 'request body is too large');
     case 'encoding.unsupported':

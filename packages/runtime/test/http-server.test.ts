@@ -12,6 +12,7 @@ let port: number;
 beforeAll(async () => {
   const app = express();
   app.post('/echo', jsonBody(1 << 20), (req, res) => void res.json({ size: JSON.stringify(req.body).length }));
+  app.post('/oauth/token', express.urlencoded({ extended: false }), (_req, res) => void res.json({}));
   app.use(errorHandler());
   server = createHttpServer(app, { headersTimeoutMs: 600, bodyTimeoutMs: 800, minBodyBytesPerSecond: 1_000 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,6 +100,18 @@ describe('slow clients', () => {
     expect(bodyOf(text)).toEqual({ error: 1007, message: 'request body did not arrive in time' });
     expect(ms).toBeGreaterThanOrEqual(800);
     expect(ms).toBeLessThan(3_500);
+  });
+
+  it('a stalled body under /oauth: 408 in RFC 6749 shape (#22 defect 8, found by the fuzz review)', async () => {
+    const head =
+      'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=';
+    const { text } = await raw(head);
+    expect(text.startsWith('HTTP/1.1 408 ')).toBe(true);
+    expect(text).toContain('Cache-Control: no-store');
+    expect(bodyOf(text)).toEqual({
+      error: 'invalid_request',
+      error_description: 'request body did not arrive in time',
+    });
   });
 
   it('a body dripped a byte at a time: 408 although bytes keep coming', async () => {

@@ -1,4 +1,6 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -6,7 +8,14 @@ import express from 'express';
 import { ApiError, DependencyUnavailableError } from '../src/api-error.ts';
 import { finishApp } from '../src/http.ts';
 import { createHttpServer } from '../src/http-server.ts';
-import { checkJsonText, inputBoundary, jsonBody, jsonTooDeep } from '../src/input-boundary.ts';
+import {
+  checkJsonText,
+  inputBoundary,
+  jsonBody,
+  jsonTextProblem,
+  jsonTooDeep,
+  readBodyWithin,
+} from '../src/input-boundary.ts';
 
 class FakeStoreUnavailableError extends DependencyUnavailableError {
   constructor() {
@@ -158,6 +167,120 @@ describe('JSON depth', () => {
     expect(() => checkJsonText(deepArray(64))).not.toThrow();
     // Document order: the first unclean string is the one named.
     expect(() => checkJsonText({ a: ['ok', 'x\u0001'], b: 'y\u0002' })).toThrow('body.a[1] contains');
+  });
+});
+
+describe('JSON size limits (#22 item 4)', () => {
+  const keys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":[1,2]`).join(',')}}`;
+  const items = (n: number) => `{"a":[${Array(n).fill('{"b":1,"c":2}').join(',')}]}`;
+  const str = (n: number, unit = 'a') => `{"a":"${unit.repeat(n)}"}`;
+  const both = (text: string) => [jsonTextProblem(text), jsonTextProblem(Buffer.from(text))];
+
+  it('measures strings as they decode (escapes one unit, astral characters two), values and keys', () => {
+    expect(both(str(16_384))).toEqual([undefined, undefined]);
+    const long = 'the body has a string longer than 16384 characters';
+    expect(both(str(16_385))).toEqual([long, long]);
+    expect(both(`{"${'k'.repeat(16_385)}":1}`)).toEqual([long, long]);
+    // 16,384 escapes decode to 16,384 units: taken; a 3-byte character is one unit, a 4-byte one two.
+    expect(both(str(16_384, String.raw`é`))).toEqual([undefined, undefined]);
+    expect(both(str(16_384, String.raw`"`))).toEqual([undefined, undefined]);
+    expect(both(str(16_384, '€'))).toEqual([undefined, undefined]);
+    expect(both(str(8_192, '😀'))).toEqual([undefined, undefined]);
+    expect(both(str(8_193, '😀'))).toEqual([long, long]);
+    // Structure inside a string is text.
+    expect(both(`["${'[,{'.repeat(5_000)}"]`)).toEqual([undefined, undefined]);
+  });
+
+  it('counts the members of every object and array, at any depth', () => {
+    expect(both(keys(1_000))).toEqual([undefined, undefined]);
+    const manyKeys = 'the body has an object with more than 1000 keys';
+    expect(both(keys(1_001))).toEqual([manyKeys, manyKeys]);
+    expect(both(`[[${keys(1_001)}]]`)).toEqual([manyKeys, manyKeys]);
+    expect(both(items(1_000))).toEqual([undefined, undefined]);
+    const manyItems = 'the body has an array with more than 1000 elements';
+    expect(both(items(1_001))).toEqual([manyItems, manyItems]);
+    expect(both(`[${Array(1_001).fill('0').join(',')}]`)).toEqual([manyItems, manyItems]);
+    // 1,000 objects of 1,000 keys each: every container is counted on its own.
+    expect(jsonTextProblem(`[${Array(1_000).fill(keys(1_000)).join(',')}]`)).toBeUndefined();
+    expect(jsonTextProblem(`{"a":1}`, 'a row')).toBeUndefined();
+    expect(jsonTextProblem(keys(1_001), 'a row')).toBe('a row has an object with more than 1000 keys');
+  });
+
+  it('checkJsonText applies the same limits to a parsed value', () => {
+    expect(() => checkJsonText(JSON.parse(str(16_385)))).toThrow('body.a has a string longer than 16384 characters');
+    expect(() => checkJsonText(JSON.parse(keys(1_001)))).toThrow('body has an object with more than 1000 keys');
+    expect(() => checkJsonText(JSON.parse(items(1_001)))).toThrow('body.a has an array with more than 1000 elements');
+    expect(() => checkJsonText({ ['k'.repeat(16_385)]: 1 })).toThrow('a field name in body is longer than 16384');
+    for (const ok of [str(16_384), keys(1_000), items(1_000)])
+      expect(() => checkJsonText(JSON.parse(ok))).not.toThrow();
+  });
+
+  it.each([
+    ['a string longer than 16384 characters', str(16_385)],
+    ['an object with more than 1000 keys', keys(1_001)],
+    ['an array with more than 1000 elements', items(1_001)],
+  ])('jsonBody refuses %s with 400 naming the limit, plain, gzip, deflate or br', async (limit, text) => {
+    const big = express();
+    big.use(inputBoundary());
+    big.post('/things', jsonBody(1 << 20), (req, res) => void res.json({ ok: true }));
+    finishApp(big);
+    const server = createHttpServer(big);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/things`;
+      for (const [coding, encode] of [
+        ['identity', (t: string) => Buffer.from(t)],
+        ['gzip', gzipSync],
+        ['deflate', deflateSync],
+        ['br', brotliCompressSync],
+      ] as const) {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': coding },
+          body: encode(text),
+        });
+        expect({ coding, status: res.status, body: await res.json() }).toEqual({
+          coding,
+          status: 400,
+          body: { error: 1000, message: `the body has ${limit}` },
+        });
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('readBodyWithin', () => {
+  const req = (body: Buffer, headers: Record<string, string> = {}) =>
+    Object.assign(Readable.from([body]), { headers }) as unknown as IncomingMessage;
+
+  it('undoes gzip, deflate and br, and stops a bomb at the limit while inflating', async () => {
+    const form = Buffer.from('grant_type=client_credentials&scope=read');
+    expect(await readBodyWithin(req(form), 100)).toEqual(form);
+    for (const [coding, encode] of [
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+    ] as const) {
+      expect(await readBodyWithin(req(encode(form), { 'content-encoding': coding }), 100)).toEqual(form);
+      // 64 MiB of zeros in a few KB: refused at the limit, long before it is inflated.
+      const bomb = encode(Buffer.alloc(64 * 1024 * 1024));
+      expect(bomb.length).toBeLessThan(100_000);
+      const started = performance.now();
+      await expect(readBodyWithin(req(bomb, { 'content-encoding': coding }), 56 * 1024)).rejects.toMatchObject({
+        status: 413,
+        message: 'request body is larger than 57344 bytes once decompressed',
+      });
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+    await expect(readBodyWithin(req(form, { 'content-length': '200' }), 100)).rejects.toMatchObject({ status: 413 });
+    await expect(readBodyWithin(req(form, { 'content-encoding': 'compress' }), 100)).rejects.toMatchObject({
+      status: 415,
+    });
+    await expect(readBodyWithin(req(form, { 'content-encoding': 'gzip' }), 100)).rejects.toMatchObject({
+      code: 'Z_DATA_ERROR',
+    });
   });
 });
 

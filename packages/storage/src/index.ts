@@ -2,6 +2,8 @@
  * @skiptrace/storage: the Database port with a PostgreSQL adapter (production) and a
  * PGlite adapter (one-process mode), chosen by createDatabase from configuration.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createPgliteDatabase } from './database-pglite.ts';
 import { createPostgresDatabase } from './database-postgres.ts';
 import type { StorageLogger } from './database-postgres.ts';
@@ -33,4 +35,36 @@ export function createDatabase(config: DatabaseConfig = {}): Database {
   const { databaseUrl, dataDir, max, migrationsDir, logger } = config;
   if (databaseUrl) return createPostgresDatabase({ url: databaseUrl, max, migrationsDir, logger });
   return createPgliteDatabase({ dataDir, migrationsDir });
+}
+
+/** What a process reads from its environment to find the store. */
+export interface StoreEnv {
+  DATABASE_URL?: string;
+  SKIPTRACE_DATA_DIR?: string;
+}
+
+/** SKIPTRACE_DATA_DIR, default `.data`: where the one-process mode keeps its files. */
+export const dataDirFrom = (env: StoreEnv): string => env.SKIPTRACE_DATA_DIR || '.data';
+
+/**
+ * The store the environment names, migrated: PostgreSQL when DATABASE_URL is set (a pool of
+ * `max` connections), else PGlite in <SKIPTRACE_DATA_DIR>/pglite (created if missing). Every
+ * process (services, the one-process system, the CLI, admin tools) opens it here.
+ */
+export async function openStore(
+  env: StoreEnv,
+  options: { max?: number; logger?: StorageLogger } = {},
+): Promise<Database> {
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const dataDir = join(dataDirFrom(env), 'pglite');
+  // PGlite creates only the last level of its directory; a fresh data dir has none.
+  if (!databaseUrl) await mkdir(dataDir, { recursive: true });
+  const db = createDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : dataDir, ...options });
+  try {
+    await db.migrate();
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
 }

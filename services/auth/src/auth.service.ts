@@ -22,6 +22,7 @@ import { createInteractionsRouter } from './interactions.router.ts';
 import { purgeExpired } from './oidc-adapter-db.ts';
 import { artefactAdapters, LOSSABLE_MODELS } from './oidc-artefacts.ts';
 import { createProvider } from './provider.ts';
+import { providerBodies } from './provider-bodies.ts';
 import { installProviderMiddleware } from './provider-middleware.ts';
 import {
   databaseKeyStore,
@@ -127,8 +128,9 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', true);
   app.use(observeHttp());
-  // oidc-provider reads its own bodies and undoes no Content-Encoding.
-  app.use(inputBoundary({ contentCodings: [] }));
+  // gzip, deflate and br are undone within limits: by the interaction forms' parser, and for
+  // oidc-provider's endpoints by providerBodies (it undoes no Content-Encoding itself).
+  app.use(inputBoundary());
   app.use(
     createInteractionsRouter({
       provider,
@@ -146,6 +148,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       .json({ error: 'rate_limited', error_description: `too many token requests; retry in ${wait} seconds` });
   });
   const handle = provider.callback();
+  app.use(providerBodies(PROVIDER_PATH));
   app.use((req, res, next) => {
     if (!PROVIDER_PATH.test(req.path)) return next();
     labelRoute(req, providerRoute(req.path));
@@ -170,7 +173,7 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
       return rotateSigningKey(store, options.activateInSec ?? 0);
     },
     ensureDemo: (options) => ensureDemo(accounts, { dataDir: config.dataDir, ...options }),
-    ensureConsoleClient: (options) => ensureConsoleClient(db, accounts, options),
+    ensureConsoleClient: (options) => ensureConsoleClient(accounts, options),
     async close() {
       clearInterval(purge);
     },

@@ -8,14 +8,12 @@
  * user's account.
  */
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
-import type { Database } from '@skiptrace/storage';
 import type { Accounts } from '@skiptrace/accounts';
 
 export const CONSOLE_ACCOUNT_ID = 'acc_console';
 export const CONSOLE_SCOPES = 'read write admin';
 
 export async function ensureConsoleClient(
-  db: Database,
   accounts: Accounts,
   options: { consoleUrl: string; clientId?: string },
 ): Promise<void> {
@@ -33,12 +31,7 @@ export async function ensureConsoleClient(
         JSON.stringify(metadata.post_logout_redirect_uris) &&
       existing.scopes === CONSOLE_SCOPES;
     if (!same) {
-      await db.query('UPDATE clients SET redirect_uris = $2, metadata = $3, scopes = $4 WHERE client_id = $1', [
-        clientId,
-        redirectUris,
-        JSON.stringify(metadata),
-        CONSOLE_SCOPES,
-      ]);
+      await accounts.updateClientRegistration(clientId, { redirectUris, metadata, scopes: CONSOLE_SCOPES });
     }
     return;
   }

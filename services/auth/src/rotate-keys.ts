@@ -7,7 +7,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@skiptrace/runtime';
 import { z } from 'zod';
-import { dataDirFrom, withAuthDatabase } from '@skiptrace/accounts';
+import { withAuthDatabase } from '@skiptrace/accounts';
+import { dataDirFrom } from '@skiptrace/storage';
 import { encryptedKeyStore, parseKeks } from './key-encryption.ts';
 import { databaseKeyStore, fileKeyStore, rotateSigningKey } from './signing-keys.ts';
 
@@ -20,7 +21,7 @@ if (!Number.isInteger(activateIn) || activateIn < 0) {
 const { AUTH_KEY_ENCRYPTION_KEYS: kekList } = loadConfig(z.object({ AUTH_KEY_ENCRYPTION_KEYS: z.string().optional() }));
 const keks = kekList ? parseKeks(kekList) : [];
 const added = await withAuthDatabase(async (_accounts, db) => {
-  const inner = db.kind === 'postgres' ? databaseKeyStore(db) : fileKeyStore(dataDirFrom());
+  const inner = db.kind === 'postgres' ? databaseKeyStore(db) : fileKeyStore(dataDirFrom(process.env));
   return rotateSigningKey(encryptedKeyStore(inner, keks), activateIn);
 });
 process.stdout.write(

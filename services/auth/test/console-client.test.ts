@@ -17,7 +17,7 @@ afterAll(() => db.close());
 
 describe('the web console client', () => {
   it('is registered as a public PKCE client with its callback and signed-out URIs', async () => {
-    await ensureConsoleClient(db, accounts, { consoleUrl: 'http://localhost:8080/console/' });
+    await ensureConsoleClient(accounts, { consoleUrl: 'http://localhost:8080/console/' });
     const record = (await accounts.findClient(CONSOLE_CLIENT_ID))!;
     expect(record).toMatchObject({
       accountId: CONSOLE_ACCOUNT_ID,
@@ -33,8 +33,8 @@ describe('the web console client', () => {
   });
 
   it('follows a changed public URL on the next start, and is idempotent', async () => {
-    await ensureConsoleClient(db, accounts, { consoleUrl: 'https://skiptrace.example.com/console' });
-    await ensureConsoleClient(db, accounts, { consoleUrl: 'https://skiptrace.example.com/console' });
+    await ensureConsoleClient(accounts, { consoleUrl: 'https://skiptrace.example.com/console' });
+    await ensureConsoleClient(accounts, { consoleUrl: 'https://skiptrace.example.com/console' });
     const record = (await accounts.findClient(CONSOLE_CLIENT_ID))!;
     expect(record.redirectUris).toEqual(['https://skiptrace.example.com/console/callback']);
     expect(record.metadata.post_logout_redirect_uris).toEqual(['https://skiptrace.example.com/console/signed-out']);
@@ -46,14 +46,14 @@ describe('the web console client', () => {
 
   it('gains the admin scope on the next start when registered before it existed', async () => {
     await db.query("UPDATE clients SET scopes = 'read write' WHERE client_id = $1", [CONSOLE_CLIENT_ID]);
-    await ensureConsoleClient(db, accounts, { consoleUrl: 'https://skiptrace.example.com/console' });
+    await ensureConsoleClient(accounts, { consoleUrl: 'https://skiptrace.example.com/console' });
     expect((await accounts.findClient(CONSOLE_CLIENT_ID))!.scopes).toBe('read write admin');
   });
 
   it('refuses to adopt a confidential client that holds the id', async () => {
     await accounts.createClient({ clientId: 'taken', name: 'Someone else', scopes: 'read' });
     await expect(
-      ensureConsoleClient(db, accounts, { consoleUrl: 'http://localhost:8080/console', clientId: 'taken' }),
+      ensureConsoleClient(accounts, { consoleUrl: 'http://localhost:8080/console', clientId: 'taken' }),
     ).rejects.toThrow('is not a public client');
   });
 });

@@ -51,7 +51,8 @@ describe('errors in the OAuth shape', () => {
     ['/oauth/token?x=%zz', 'POST', {}, 400],
     ['/oauth/authorize?client_id=%zz', 'GET', {}, 400],
     ['/oauth/authorize?client_id=%01', 'GET', {}, 400],
-    ['/oauth/token', 'POST', { 'content-encoding': 'gzip' }, 415],
+    ['/oauth/token', 'POST', { 'content-encoding': 'gzip' }, 400],
+    ['/oauth/token', 'POST', { 'content-encoding': 'compress' }, 415],
   ])('%s (%s %o) → %i {error, error_description}, not the API Error body', async (path, method, headers, status) => {
     const res = await fetch(`${auth.url}${path}`, {
       method,

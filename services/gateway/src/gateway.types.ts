@@ -1,6 +1,7 @@
 // The gateway's configuration and dependencies, apart from gateway.service.ts so that the
 // routers it mounts can name them without importing the service that mounts them.
 import type { ApiScope } from '@skiptrace/contracts';
+import type { BatchRows } from '@skiptrace/core';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Health, Logger } from '@skiptrace/runtime';
@@ -29,6 +30,8 @@ export interface GatewayAuth {
 export interface GatewayDeps {
   db: Database;
   bus: MessageBus;
+  /** The batch rows among the properties (createBatchRows of @skiptrace/batches). */
+  batchRows: BatchRows;
   auth: GatewayAuth;
   config: GatewayConfig;
   logger: Logger;

@@ -1,19 +1,18 @@
-import { eraseProperty } from '@skiptrace/batches';
 import { skiptraceApi, type SkipTraceJob } from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
-  deleteProperty,
-  findIdempotent,
+  eraseProperty,
   getProperty,
   insertProperties,
   listProperties,
-  rememberIdempotent,
+  propertyIdempotency,
   requestHash,
   toResponse,
   type NewProperty,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
 import {
+  accountOf,
   createBatcher,
   decodeCursor,
   encodeCursor,
@@ -22,17 +21,15 @@ import {
   recordTrace,
   unavailable,
 } from '@skiptrace/runtime';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from './gateway.types.ts';
-
-const account = (req: Request) => req.auth!.accountId;
 
 /** Keyset cursors of this listing carry the kind `id`. */
 const CURSOR = 'id';
 
 export function createSkiptraceRouter(deps: GatewayDeps): Router {
-  const { db, bus, auth, config } = deps;
+  const { db, bus, auth, config, batchRows } = deps;
   const router = Router();
   // Concurrent submissions share one INSERT (and one commit) instead of one each.
   const insert = createBatcher((items: NewProperty[]) => insertProperties(db, items), {
@@ -46,25 +43,25 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
     const key = checkIdempotencyKey(headers['Idempotency-Key']);
     const hash = key ? requestHash(property) : '';
     if (key) {
-      const earlier = await findIdempotent(db, account(req), key, hash);
+      const earlier = await propertyIdempotency.find(db, accountOf(req), key, hash);
       if (earlier) {
-        const row = await getProperty(db, account(req), earlier);
+        const row = await getProperty(db, batchRows, accountOf(req), earlier);
         if (row) return void res.json(toResponse(row));
       }
     }
     // Refuse quickly while the broker is known to be down, before anything is stored.
     if (!bus.isReady()) throw unavailable('the broker');
-    const row = await insert({ accountId: account(req), property });
-    if (key && !(await rememberIdempotent(db, account(req), key, hash, row.id))) {
+    const row = await insert({ accountId: accountOf(req), property });
+    if (key && !(await propertyIdempotency.remember(db, accountOf(req), key, hash, row.id))) {
       // A concurrent request with the same key won; answer with its property instead.
-      await deleteProperty(db, account(req), row.id);
-      const winner = await findIdempotent(db, account(req), key, hash);
-      const winnerRow = winner ? await getProperty(db, account(req), winner) : undefined;
+      await eraseProperty(db, batchRows, accountOf(req), row.id);
+      const winner = await propertyIdempotency.find(db, accountOf(req), key, hash);
+      const winnerRow = winner ? await getProperty(db, batchRows, accountOf(req), winner) : undefined;
       if (winnerRow) return void res.json(toResponse(winnerRow));
     }
     const job: z.infer<typeof SkipTraceJob> = {
       propertyId: Number(row.id),
-      accountId: account(req),
+      accountId: accountOf(req),
       property,
       requestedAt: new Date().toISOString(),
     };
@@ -84,7 +81,13 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
   });
 
   mountRoute(mount, skiptraceApi.listSkipTraces, async ({ query: { limit, cursor } }, req, res) => {
-    const rows = await listProperties(db, account(req), limit + 1, cursor ? decodeCursor(CURSOR, cursor) : undefined);
+    const rows = await listProperties(
+      db,
+      batchRows,
+      accountOf(req),
+      limit + 1,
+      cursor ? decodeCursor(CURSOR, cursor) : undefined,
+    );
     const page = rows.slice(0, limit).map(toResponse);
     if (rows.length > limit) {
       const next = encodeCursor(CURSOR, page[page.length - 1]!.id);
@@ -95,13 +98,13 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
   });
 
   mountRoute(mount, skiptraceApi.getSkipTrace, async ({ params }, req, res) => {
-    const row = await getProperty(db, account(req), params.id);
+    const row = await getProperty(db, batchRows, accountOf(req), params.id);
     if (!row) throw notFound('skip-trace result');
     res.json(toResponse(row));
   });
 
   mountRoute(mount, skiptraceApi.deletePlant, async ({ params }, req, res) => {
-    const deleted = await eraseProperty({ db, bus, logger: req.log }, account(req), params.id);
+    const deleted = await eraseProperty(db, batchRows, accountOf(req), params.id);
     if (!deleted) throw notFound('property');
     res.status(204).end();
   });

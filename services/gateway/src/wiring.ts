@@ -1,5 +1,5 @@
 import { createAccounts, createClientsRouter } from '@skiptrace/accounts';
-import { createBatchesRouter } from '@skiptrace/batches';
+import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
@@ -53,6 +53,7 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
   return createGatewayService({
     db,
     bus,
+    batchRows: createBatchRows({ db, bus, logger }),
     auth,
     kv,
     logger,

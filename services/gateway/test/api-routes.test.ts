@@ -1,6 +1,7 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/accounts';
-import { createBatchesRouter } from '@skiptrace/batches';
+import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
 import { createWebhooksRouter, webhookConfig } from '@skiptrace/webhooks';
 import { createMemoryKeyValue } from '@skiptrace/kv';
@@ -19,6 +20,7 @@ async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
   return createGatewayService({
     db,
     bus,
+    batchRows: createBatchRows({ db, bus, logger }),
     auth: testAuth,
     logger,
     health: createHealth(),
@@ -337,4 +339,76 @@ describe('answers match the documented shapes', () => {
     expectDocumented(clientsApi.rotateApiClientSecret, await api('post', `/clients/${id}/rotate-secret`));
     expectDocumented(clientsApi.revokeApiClient, await api('delete', `/clients/${id}`));
   });
+});
+
+describe('JSON size limits on every JSON body (#22 item 4)', () => {
+  // Every operation that takes a JSON body (the batch upload streams its own: batches.contract.ts).
+  const jsonRoutes = API_ROUTES.filter((r) => r.body && r.operationId !== batchesApi.submitBatch.operationId).map(
+    (r) =>
+      [
+        r.operationId,
+        r.method.toUpperCase(),
+        `/api/v1${r.path.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000')}`,
+      ] as const,
+  );
+  const send = (method: string, path: string) =>
+    method === 'PATCH' ? request(app).patch(path) : request(app).post(path);
+  const field = (value: string) =>
+    `{"street_address":"1 Main St","city":"Austin","state":"TX","zip_code":"78701","x":${value}}`;
+  const keys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":0`).join(',')}}`;
+  const items = (n: number) => `[${Array(n).fill('0').join(',')}]`;
+  const limits = [
+    ['a string longer than 16384 characters', field(`"${'a'.repeat(16_385)}"`), field(`"${'a'.repeat(16_384)}"`)],
+    ['an object with more than 1000 keys', keys(1_001), keys(1_000)],
+    ['an array with more than 1000 elements', field(items(1_001)), field(items(1_000))],
+  ] as const;
+
+  it('covers the operations with JSON bodies', () => {
+    expect(jsonRoutes.map(([id]) => id).sort()).toEqual(
+      expect.arrayContaining([
+        skiptraceApi.skipTrace.operationId,
+        webhooksApi.createWebhookEndpoint.operationId,
+        webhooksApi.updateWebhookEndpoint.operationId,
+        clientsApi.createApiClient.operationId,
+      ]),
+    );
+  });
+
+  it.each(limits)('refuses %s with 400 naming the limit, plain or compressed', async (limit, over, _at) => {
+    const codings = [
+      ['identity', (b: string) => Buffer.from(b)],
+      ['gzip', (b: string) => gzipSync(b)],
+      ['br', (b: string) => brotliCompressSync(b)],
+    ] as const;
+    for (const [operation, method, path] of jsonRoutes) {
+      for (const [coding, encode] of codings) {
+        const res = await send(method, path)
+          .set('Authorization', ALICE_A)
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', coding)
+          .serialize((bytes: unknown) => bytes as string) // as sent, not JSON-serialised
+          .send(encode(over));
+        expect({ operation, coding, status: res.status, body: res.body }).toEqual({
+          operation,
+          coding,
+          status: 400,
+          body: { error: 1000, message: `the body has ${limit}` },
+        });
+      }
+    }
+  });
+
+  it.each(limits)(
+    'takes a body at the limit (%s): what is refused is the field, not the size',
+    async (limit, _over, at) => {
+      for (const [operation, method, path] of jsonRoutes) {
+        const res = await send(method, path)
+          .set('Authorization', ALICE_A)
+          .set('Content-Type', 'application/json')
+          .send(at);
+        expect({ operation, message: res.body.message }).not.toEqual({ operation, message: `the body has ${limit}` });
+        expect(res.status).toBeLessThan(500);
+      }
+    },
+  );
 });

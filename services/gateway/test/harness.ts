@@ -1,3 +1,4 @@
+import { createBatchRows } from '@skiptrace/batches';
 import type { Property } from '@skiptrace/contracts';
 import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
@@ -88,6 +89,7 @@ export async function createHarness(
   const app = createGatewayService({
     db,
     bus,
+    batchRows: createBatchRows({ db, bus, logger }),
     auth: testAuth,
     logger,
     health: createHealth(),

@@ -4,7 +4,7 @@
  * nobody lives at), so the console's first upload maps its columns and matches most rows.
  */
 import { writeFile } from 'node:fs/promises';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 
 export const DEMO_BATCH_HEADER = [
   'Property Address',

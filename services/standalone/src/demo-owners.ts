@@ -13,7 +13,7 @@ import {
   ownerWorldPropertyCsv,
   type OwnerWorld,
   type OwnerWorldParcel,
-} from '@skiptrace/owners';
+} from '@skiptrace/demo';
 import type { Database } from '@skiptrace/storage';
 
 export const DEMO_OWNER_SOURCE = 'demo-owners';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AuthService } from '@skiptrace/auth';
-import { importContacts } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { countContacts, countPropertyRecords, importContacts } from '@skiptrace/contacts';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { StandaloneConfig } from './config.ts';
@@ -25,8 +25,7 @@ export async function loadDemoData(deps: {
 }) {
   const { db, auth, config, logger } = deps;
   const { env } = config;
-  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM contacts WHERE source = 'demo'`);
-  if (config.demoRows > 0 && Number(rows[0]?.n ?? 0) === 0) {
+  if (config.demoRows > 0 && (await countContacts(db, 'demo')) === 0) {
     async function* ndjson() {
       for (const row of generateContacts({ rows: config.demoRows, seed: DEMO_SEED })) {
         yield `${JSON.stringify(row)}\n`;
@@ -37,11 +36,7 @@ export async function loadDemoData(deps: {
   }
   const owners = config.demoRows > 0 ? demoOwnerWorld(config.demoRows) : null;
   if (owners !== null) {
-    const { rows: roll } = await db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM property_records WHERE source = $1`,
-      [DEMO_OWNER_SOURCE],
-    );
-    if (Number(roll[0]?.n ?? 0) === 0) {
+    if ((await countPropertyRecords(db, DEMO_OWNER_SOURCE)) === 0) {
       const counts = await loadDemoOwners(db, owners);
       logger.info(counts, 'demo owner world loaded (people with address history, property records)');
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Property } from '@skiptrace/contracts';
 import { importContacts } from '@skiptrace/contacts';
 import { createContactTraceEngine } from '@skiptrace/core';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createPostgresDatabase, type Database, type Sql } from '@skiptrace/storage';
 import { createTestDatabaseUrl, type TestDatabase } from '@skiptrace/testing';
 

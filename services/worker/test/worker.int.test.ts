@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createBatchRows } from '@skiptrace/batches';
 import type { PropertyResponse } from '@skiptrace/contracts';
 import { importContacts } from '@skiptrace/contacts';
-import { createContactTraceEngine, createRecoverySweep, getPropertyById, insertProperty } from '@skiptrace/core';
-import { demoQueryFor, generateContacts } from '@skiptrace/matching';
+import { createContactTraceEngine, createRecoverySweep, getProperty, insertProperty } from '@skiptrace/core';
+import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
@@ -68,7 +69,9 @@ async function submit(i: number) {
   return { row, job };
 }
 
-const statusOf = async (id: string) => (await getPropertyById(db, id))?.status;
+/** A stored row of this test's account (all single traces). */
+const stored = (id: string) => getProperty(db, createBatchRows({ db, bus }), 'acct-1', id);
+const statusOf = async (id: string) => (await stored(id))?.status;
 
 describe('worker over RabbitMQ and PostgreSQL', () => {
   it('replies with the traced result and stores it', async () => {
@@ -125,8 +128,8 @@ describe('worker over RabbitMQ and PostgreSQL', () => {
     );
     expect(dead.map((d) => d.messageId)).toEqual(['poison']);
     // The redelivered healthy job found its result stored and did not change it.
-    const stored = await getPropertyById(db, jobs[0]!.row.id);
-    expect(stored?.completed_at?.toISOString()).toBe(answered[0]!.completed_at);
+    const row = await stored(jobs[0]!.row.id);
+    expect(row?.completed_at?.toISOString()).toBe(answered[0]!.completed_at);
   });
 
   it('lets two workers share the queue and finish every job', async () => {

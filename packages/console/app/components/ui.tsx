@@ -84,7 +84,6 @@ export function ErrorNotice({ error }: { error: unknown }) {
 
 /** A secret shown once, with a copy button. */
 export function SecretNotice({ label, secret, onDismiss }: { label: string; secret: string; onDismiss: () => void }) {
-  const [copied, setCopied] = useState(false);
   return (
     <div className="notice secret" role="status">
       <p>
@@ -98,20 +97,42 @@ export function SecretNotice({ label, secret, onDismiss }: { label: string; secr
           aria-label={label}
           onFocus={(e) => e.target.select()}
         />
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => void navigator.clipboard?.writeText(secret).then(() => setCopied(true))}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-        <button type="button" className="button ghost" onClick={onDismiss}>
-          Done
-        </button>
+        <CopyButton text={secret} />
+        <DoneButton onClick={onDismiss} />
       </div>
     </div>
   );
 }
+
+/** Copies `text` to the clipboard, and says so once it has. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button secondary"
+      onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** Dismisses a notice. */
+export const DoneButton = ({ onClick }: { onClick: () => void }) => (
+  <button type="button" className="button ghost" onClick={onClick}>
+    Done
+  </button>
+);
+
+/** A form's submit button in its actions row. */
+export const SubmitButton = ({ label, disabled }: { label: string; disabled: boolean }) => (
+  <div className="form-actions">
+    <button type="submit" className="button primary" disabled={disabled}>
+      {label}
+    </button>
+  </div>
+);
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
@@ -184,5 +205,90 @@ export function ConfirmButton({
         Keep
       </button>
     </span>
+  );
+}
+
+/** A column heading: its text; `num` right-aligns a number column; `hidden` names it for screen readers only (an actions column). */
+export type Column = string | { label: string; num?: boolean; hidden?: boolean };
+
+function Heading({ column }: { column: Column }) {
+  const { label, num, hidden } = typeof column === 'string' ? { label: column } : column;
+  return (
+    <th scope="col" className={num ? 'num' : undefined}>
+      {hidden ? <span className="sr-only">{label}</span> : label}
+    </th>
+  );
+}
+
+/**
+ * A list as a table: `empty` while it has no rows (and none are loading), else the table
+ * with its column headings and `children` as its rows, in a horizontal scroller unless
+ * `scroll` is false.
+ */
+export function DataTable({
+  columns,
+  rows,
+  busy = false,
+  empty,
+  caption,
+  compact = false,
+  scroll = true,
+  children,
+}: {
+  columns: readonly Column[];
+  /** How many rows there are. */
+  rows: number;
+  busy?: boolean;
+  empty: ReactNode;
+  caption?: string;
+  compact?: boolean;
+  scroll?: boolean;
+  children: ReactNode;
+}) {
+  if (rows === 0 && !busy) return <Empty>{empty}</Empty>;
+  const table = (
+    <table className={compact ? 'table compact' : 'table'}>
+      {caption && <caption className="sr-only">{caption}</caption>}
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <Heading key={typeof column === 'string' ? column : column.label} column={column} />
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+  return scroll ? <div className="table-scroll">{table}</div> : table;
+}
+
+/** Check boxes choosing some of `options` (scopes, event types). */
+export function CheckList<T extends string>({
+  legend,
+  options,
+  selected,
+  onChange,
+  className = 'checks',
+}: {
+  legend: string;
+  options: readonly { value: T; label: ReactNode }[];
+  selected: readonly T[];
+  onChange: (selected: T[]) => void;
+  className?: string;
+}) {
+  return (
+    <fieldset className={className}>
+      <legend>{legend}</legend>
+      {options.map(({ value, label }) => (
+        <label key={value} className="check">
+          <input
+            type="checkbox"
+            checked={selected.includes(value)}
+            onChange={(e) => onChange(e.target.checked ? [...selected, value] : selected.filter((s) => s !== value))}
+          />
+          {label}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 /** One batch: live progress while it runs, a chart of rows/s, downloads, cancel and purge. */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { isOpenBatch } from '@skiptrace/contracts/batch-states';
 import type { AlignedData } from 'uplot';
 import { batchResults, cancelBatch, getBatch, purgeBatch, type BatchStatus } from '../api.ts';
 import { Chart } from '../components/chart.tsx';
@@ -9,7 +10,7 @@ import { Link, useRoute } from '../router.tsx';
 
 /** Poll every 250 ms for the first 10 s (a demo batch is done in about a second), then every second. */
 const pollDelay = (startedAt: number) => (Date.now() - startedAt < 10_000 ? 250 : 1000);
-const active = (b: BatchStatus | null) => b?.status === 'queued' || b?.status === 'running';
+const active = (b: BatchStatus | null) => isOpenBatch(b?.status);
 
 /**
  * Progress points on the server's clock: (started_at, 0), then (updated_at, processed) of

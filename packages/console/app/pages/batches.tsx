@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { resolveColumns } from '@skiptrace/batches/column-rules';
 import { listBatches, submitBatch, type BatchStatus } from '../api.ts';
 import { getConfig } from '../auth.ts';
-import { Card, Empty, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
+import { Card, DataTable, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
 import { count, percent, when } from '../format.ts';
 import { FIELD_LABELS, FIELDS, REQUIRED_FIELDS, type Field } from '../fields.ts';
 import { previewFile, type FilePreview } from '../preview.ts';
@@ -152,50 +152,36 @@ function BatchList() {
   return (
     <Card title="Your batches">
       <ErrorNotice error={load.error} />
-      {batches.length === 0 && !load.busy ? (
-        <Empty>No batches yet. Upload a file above to start one.</Empty>
-      ) : (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Batch</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col" className="num">
-                  Rows
-                </th>
-                <th scope="col" className="num">
-                  Matched
-                </th>
-                <th scope="col" className="num">
-                  Match rate
-                </th>
-                <th scope="col" className="num">
-                  Rejected
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {batches.map((b) => (
-                <tr key={b.id}>
-                  <td>
-                    <Link to={`/batches/${b.id}`}>Batch {b.id}</Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={b.status} />
-                  </td>
-                  <td>{when(b.created_at)}</td>
-                  <td className="num">{count(b.total)}</td>
-                  <td className="num">{count(b.matched)}</td>
-                  <td className="num">{percent(b.matched, b.processed - b.erased)}</td>
-                  <td className="num">{count(b.rejected)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        columns={[
+          'Batch',
+          'Status',
+          'Created',
+          { label: 'Rows', num: true },
+          { label: 'Matched', num: true },
+          { label: 'Match rate', num: true },
+          { label: 'Rejected', num: true },
+        ]}
+        rows={batches.length}
+        busy={load.busy}
+        empty="No batches yet. Upload a file above to start one."
+      >
+        {batches.map((b) => (
+          <tr key={b.id}>
+            <td>
+              <Link to={`/batches/${b.id}`}>Batch {b.id}</Link>
+            </td>
+            <td>
+              <StatusBadge status={b.status} />
+            </td>
+            <td>{when(b.created_at)}</td>
+            <td className="num">{count(b.total)}</td>
+            <td className="num">{count(b.matched)}</td>
+            <td className="num">{percent(b.matched, b.processed - b.erased)}</td>
+            <td className="num">{count(b.rejected)}</td>
+          </tr>
+        ))}
+      </DataTable>
       {next && (
         <button type="button" className="button secondary" disabled={load.busy} onClick={() => void load.run(next)}>
           Show older batches

@@ -8,7 +8,19 @@ import {
   type ApiClient,
   type ApiScope as Scope,
 } from '../api.ts';
-import { Badge, Card, ConfirmButton, Empty, ErrorNotice, PageHeader, useAction } from '../components/ui.tsx';
+import {
+  Badge,
+  Card,
+  CheckList,
+  ConfirmButton,
+  CopyButton,
+  DataTable,
+  DoneButton,
+  ErrorNotice,
+  PageHeader,
+  SubmitButton,
+  useAction,
+} from '../components/ui.tsx';
 import { when } from '../format.ts';
 import { getConfig } from '../auth.ts';
 
@@ -25,7 +37,6 @@ interface Shown {
 }
 
 function Credentials({ shown, onDismiss }: { shown: Shown; onDismiss: () => void }) {
-  const [copied, setCopied] = useState(false);
   const tokenUrl = `${getConfig().issuer}/oauth/token`;
   return (
     <div className="notice secret" role="status">
@@ -56,16 +67,8 @@ function Credentials({ shown, onDismiss }: { shown: Shown; onDismiss: () => void
         </div>
       </dl>
       <div className="secret-row">
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => void navigator.clipboard?.writeText(shown.secret).then(() => setCopied(true))}
-        >
-          {copied ? 'Copied' : 'Copy secret'}
-        </button>
-        <button type="button" className="button ghost" onClick={onDismiss}>
-          Done
-        </button>
+        <CopyButton text={shown.secret} label="Copy secret" />
+        <DoneButton onClick={onDismiss} />
       </div>
     </div>
   );
@@ -112,89 +115,68 @@ export function ClientsPage() {
             <span>Client name</span>
             <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
           </label>
-          <fieldset className="checks">
-            <legend>Scopes</legend>
-            {SCOPES.map(({ scope, help }) => (
-              <label key={scope} className="check">
-                <input
-                  type="checkbox"
-                  checked={scopes.includes(scope)}
-                  onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
-                />
+          <CheckList
+            legend="Scopes"
+            options={SCOPES.map(({ scope, help }) => ({
+              value: scope,
+              label: (
                 <span>
                   <span className="mono">{scope}</span> <small className="muted">— {help}</small>
                 </span>
-              </label>
-            ))}
-          </fieldset>
-          <div className="form-actions">
-            <button type="submit" className="button primary" disabled={create.busy || scopes.length === 0}>
-              Create client
-            </button>
-          </div>
+              ),
+            }))}
+            selected={scopes}
+            onChange={setScopes}
+          />
+          <SubmitButton label="Create client" disabled={create.busy || scopes.length === 0} />
         </form>
         <ErrorNotice error={create.error} />
       </Card>
       <Card title="Clients of this account">
         <ErrorNotice error={load.error ?? rotate.error ?? revoke.error} />
-        {clients.length === 0 && !load.busy ? (
-          <Empty>No clients yet.</Empty>
-        ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Client ID</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Grants</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {clients.map((c) => (
-                  <tr key={c.client_id}>
-                    <td>{c.name}</td>
-                    <td className="mono">{c.client_id}</td>
-                    <td>
-                      {c.scopes.map((s) => (
-                        <Badge key={s} tone="info">
-                          {s}
-                        </Badge>
-                      ))}
-                    </td>
-                    <td className="muted">{c.grant_types.join(', ').replace(/_/g, ' ')}</td>
-                    <td className="nowrap">{when(c.created_at)}</td>
-                    <td className="actions-cell">
-                      <div className="row-actions">
-                        {!c.public && (
-                          <button
-                            type="button"
-                            className="button secondary small"
-                            aria-label={`Rotate secret of ${c.name}`}
-                            onClick={() => void rotate.run(c.client_id)}
-                          >
-                            Rotate secret
-                          </button>
-                        )}
-                        <ConfirmButton
-                          label={`Revoke ${c.name}`}
-                          text="Revoke"
-                          confirmLabel="Revoke for good"
-                          small
-                          onConfirm={() => void revoke.run(c.client_id)}
-                        />
-                      </div>
-                    </td>
-                  </tr>
+        <DataTable
+          columns={['Name', 'Client ID', 'Scopes', 'Grants', 'Created', { label: 'Actions', hidden: true }]}
+          rows={clients.length}
+          busy={load.busy}
+          empty="No clients yet."
+        >
+          {clients.map((c) => (
+            <tr key={c.client_id}>
+              <td>{c.name}</td>
+              <td className="mono">{c.client_id}</td>
+              <td>
+                {c.scopes.map((s) => (
+                  <Badge key={s} tone="info">
+                    {s}
+                  </Badge>
                 ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              </td>
+              <td className="muted">{c.grant_types.join(', ').replace(/_/g, ' ')}</td>
+              <td className="nowrap">{when(c.created_at)}</td>
+              <td className="actions-cell">
+                <div className="row-actions">
+                  {!c.public && (
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      aria-label={`Rotate secret of ${c.name}`}
+                      onClick={() => void rotate.run(c.client_id)}
+                    >
+                      Rotate secret
+                    </button>
+                  )}
+                  <ConfirmButton
+                    label={`Revoke ${c.name}`}
+                    text="Revoke"
+                    confirmLabel="Revoke for good"
+                    small
+                    onConfirm={() => void revoke.run(c.client_id)}
+                  />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </Card>
     </>
   );

@@ -3,7 +3,7 @@ import { addressLine } from '@skiptrace/batches/owner-text';
 import { useEffect, useState, type ReactNode } from 'react';
 import { erase, listTraces, type PropertyResponse } from '../api.ts';
 import { RoleBadges, TraceResultView } from '../components/trace-result.tsx';
-import { Card, ConfirmButton, Empty, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
+import { Card, ConfirmButton, DataTable, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
 import { when } from '../format.ts';
 
 const PAGE_SIZE = 20;
@@ -66,54 +66,44 @@ export function HistoryPage() {
         }
       >
         <ErrorNotice error={load.error ?? remove.error} />
-        {rows.length === 0 && !load.busy ? (
-          <Empty>Nothing traced yet.</Empty>
-        ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Traced</th>
-                  <th scope="col">Property</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Best match</th>
-                  <th scope="col" className="num">
-                    Phones
-                  </th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => {
-                  const best = r.results[0];
-                  return (
-                    <HistoryRow
-                      key={r.id}
-                      result={r}
-                      address={address(r)}
-                      best={
-                        best ? (
-                          <>
-                            {best.first_name} {best.last_name} ({Math.round(best.confidence * 100)} %){' '}
-                            <RoleBadges person={best} />
-                          </>
-                        ) : (
-                          '—'
-                        )
-                      }
-                      phones={r.results.reduce((n, p) => n + p.phones.length, 0)}
-                      open={open === r.id}
-                      onToggle={() => setOpen(open === r.id ? null : r.id)}
-                      onErase={() => void remove.run(r.id)}
-                    />
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          columns={[
+            'Traced',
+            'Property',
+            'Status',
+            'Best match',
+            { label: 'Phones', num: true },
+            { label: 'Actions', hidden: true },
+          ]}
+          rows={rows.length}
+          busy={load.busy}
+          empty="Nothing traced yet."
+        >
+          {rows.map((r) => {
+            const best = r.results[0];
+            return (
+              <HistoryRow
+                key={r.id}
+                result={r}
+                address={address(r)}
+                best={
+                  best ? (
+                    <>
+                      {best.first_name} {best.last_name} ({Math.round(best.confidence * 100)} %){' '}
+                      <RoleBadges person={best} />
+                    </>
+                  ) : (
+                    '—'
+                  )
+                }
+                phones={r.results.reduce((n, p) => n + p.phones.length, 0)}
+                open={open === r.id}
+                onToggle={() => setOpen(open === r.id ? null : r.id)}
+                onErase={() => void remove.run(r.id)}
+              />
+            );
+          })}
+        </DataTable>
       </Card>
     </>
   );

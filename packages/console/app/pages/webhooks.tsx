@@ -21,12 +21,15 @@ import { Chart } from '../components/chart.tsx';
 import {
   Badge,
   Card,
+  CheckList,
   ConfirmButton,
+  DataTable,
   Empty,
   ErrorNotice,
   PageHeader,
   SecretNotice,
   StatusBadge,
+  SubmitButton,
   useAction,
 } from '../components/ui.tsx';
 import { when } from '../format.ts';
@@ -73,24 +76,14 @@ function CreateEndpoint({ onCreated }: { onCreated: (e: WebhookEndpoint, secret:
         </span>
         <input value={description} maxLength={500} onChange={(e) => setDescription(e.target.value)} />
       </label>
-      <fieldset className="checks wide">
-        <legend>Events</legend>
-        {EVENT_TYPES.map((t) => (
-          <label key={t} className="check">
-            <input
-              type="checkbox"
-              checked={events.includes(t)}
-              onChange={(e) => setEvents(e.target.checked ? [...events, t] : events.filter((x) => x !== t))}
-            />
-            <span className="mono">{t}</span>
-          </label>
-        ))}
-      </fieldset>
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={create.busy || events.length === 0}>
-          Create endpoint
-        </button>
-      </div>
+      <CheckList
+        legend="Events"
+        className="checks wide"
+        options={EVENT_TYPES.map((t) => ({ value: t, label: <span className="mono">{t}</span> }))}
+        selected={events}
+        onChange={setEvents}
+      />
+      <SubmitButton label="Create endpoint" disabled={create.busy || events.length === 0} />
       <div className="wide">
         <ErrorNotice error={create.error} />
       </div>
@@ -169,37 +162,30 @@ function DeliveryRow({ delivery, onReplay }: { delivery: WebhookDelivery; onRepl
         <tr className="detail-row">
           <td colSpan={7}>
             <p className="muted mono">{delivery.id}</p>
-            {delivery.attempts.length === 0 ? (
-              <Empty>Not attempted yet.</Empty>
-            ) : (
-              <table className="table compact">
-                <caption className="sr-only">Attempts of delivery {delivery.id}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Attempted</th>
-                    <th scope="col">Trigger</th>
-                    <th scope="col" className="num">
-                      HTTP status
-                    </th>
-                    <th scope="col" className="num">
-                      Latency
-                    </th>
-                    <th scope="col">Error or response</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {delivery.attempts.map((a, i) => (
-                    <tr key={i}>
-                      <td className="nowrap">{when(a.attempted_at)}</td>
-                      <td>{a.trigger}</td>
-                      <td className="num">{a.status_code ?? '—'}</td>
-                      <td className="num">{a.duration_ms} ms</td>
-                      <td className="mono clip">{a.error ?? a.response_body ?? ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <DataTable
+              columns={[
+                'Attempted',
+                'Trigger',
+                { label: 'HTTP status', num: true },
+                { label: 'Latency', num: true },
+                'Error or response',
+              ]}
+              rows={delivery.attempts.length}
+              empty="Not attempted yet."
+              caption={`Attempts of delivery ${delivery.id}`}
+              compact
+              scroll={false}
+            >
+              {delivery.attempts.map((a, i) => (
+                <tr key={i}>
+                  <td className="nowrap">{when(a.attempted_at)}</td>
+                  <td>{a.trigger}</td>
+                  <td className="num">{a.status_code ?? '—'}</td>
+                  <td className="num">{a.duration_ms} ms</td>
+                  <td className="mono clip">{a.error ?? a.response_body ?? ''}</td>
+                </tr>
+              ))}
+            </DataTable>
           </td>
         </tr>
       )}
@@ -311,39 +297,24 @@ function EndpointDetail({
       </Card>
       <Card title="Delivery log">
         <ErrorNotice error={refresh.error} />
-        {deliveries.length === 0 ? (
-          <Empty>No deliveries yet.</Empty>
-        ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <caption className="sr-only">Deliveries to {endpoint.url}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Attempts
-                  </th>
-                  <th scope="col" className="num">
-                    Last HTTP status
-                  </th>
-                  <th scope="col" className="num">
-                    Last latency
-                  </th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((d) => (
-                  <DeliveryRow key={d.id} delivery={d} onReplay={() => void action.run('replay', d.id)} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          columns={[
+            'Created',
+            'Event',
+            'Status',
+            { label: 'Attempts', num: true },
+            { label: 'Last HTTP status', num: true },
+            { label: 'Last latency', num: true },
+            { label: 'Actions', hidden: true },
+          ]}
+          rows={deliveries.length}
+          empty="No deliveries yet."
+          caption={`Deliveries to ${endpoint.url}, newest first`}
+        >
+          {deliveries.map((d) => (
+            <DeliveryRow key={d.id} delivery={d} onReplay={() => void action.run('replay', d.id)} />
+          ))}
+        </DataTable>
       </Card>
     </>
   );

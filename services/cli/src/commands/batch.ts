@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { unwrap, type ApiClient, type Schemas } from '@skiptrace/client';
+import { isOpenBatch } from '@skiptrace/contracts/batch-states';
 import { API_NOTES, API_OPTIONS, connect } from '../api.ts';
 import { optionalString, requireString, UsageError, type Command, type Values } from '../command.ts';
 
@@ -18,7 +19,6 @@ type BatchStatus = Schemas['BatchStatus'];
 const POLL_SECONDS = 1;
 /** Without a terminal, a progress line at most this often (ms) unless the status changes. */
 const LINE_INTERVAL_MS = 10_000;
-const ACTIVE = new Set(['queued', 'running']);
 
 function contentType(file: string): string {
   if (/\.(ndjson|jsonl)$/i.test(file)) return 'application/x-ndjson';
@@ -52,7 +52,7 @@ async function follow(api: ApiClient, id: string, stderr = process.stderr): Prom
       lastLine = Date.now();
     }
     lastStatus = s.status;
-    if (!ACTIVE.has(s.status)) {
+    if (!isOpenBatch(s.status)) {
       if (tty) stderr.write('\n');
       return s;
     }

@@ -4,29 +4,20 @@
  * Also home of the helpers the other data commands share (database, progress).
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, stat } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { ImportContactsOptions, ImportCounts } from '@skiptrace/contacts';
 import { ImportFormatError, importContacts, importProperties } from '@skiptrace/contacts';
 import { ApiError } from '@skiptrace/runtime';
-import { createDatabase } from '@skiptrace/storage';
-import type { Database } from '@skiptrace/storage';
+import { openStore, type Database } from '@skiptrace/storage';
 import { optionalString, UsageError, type Command } from '../command.ts';
 
 /**
- * The store the services use: PostgreSQL when DATABASE_URL is set, else PGlite under
- * SKIPTRACE_DATA_DIR/pglite (the directory `pnpm start` uses; do not import while it runs:
- * PGlite is single-process). Migrated before use.
+ * The store the services use (openStore: DATABASE_URL, else PGlite under
+ * SKIPTRACE_DATA_DIR/pglite, the directory `pnpm start` uses; do not import while it runs:
+ * PGlite is single-process), migrated.
  */
-export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
-  const databaseUrl = env.DATABASE_URL || undefined;
-  const dataDir = join(env.SKIPTRACE_DATA_DIR || '.data', 'pglite');
-  if (!databaseUrl) await mkdir(dataDir, { recursive: true }); // PGlite creates only the last level
-  const db = createDatabase({ databaseUrl, dataDir });
-  await db.migrate();
-  return db;
-}
+export const openDatabase = (env: NodeJS.ProcessEnv = process.env): Promise<Database> => openStore(env);
 
 /** Interval between progress lines when stderr is not a terminal (ms). */
 const LOG_INTERVAL_MS = 2000;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { demoQueryFor, generateContacts, normalizePhone, standardizeAddress } from '../src/index.ts';
+import { normalizePhone, standardizeAddress } from '@skiptrace/matching';
+import { demoQueryFor, generateContacts } from '../src/index.ts';
 import type { ContactRow } from '../src/index.ts';
 
 const take = (rows: number, seed: number): ContactRow[] => [...generateContacts({ rows, seed })];

@@ -3,22 +3,21 @@
  * queries built with demoQueryFor, plus phone normalisation on its own, plus a quick
  * quality read-out (the queried person ranked first; a stranger at the address refused).
  *
- *   node packages/matching/bench/matching.bench.ts [queries=100000]
+ *   node test/bench/matching.bench.ts [queries=100000]
  */
 import { cpus } from 'node:os';
 import {
   buildMatchQuery,
   candidateKeys,
-  demoQueryFor,
-  generateContacts,
-  mulberry32,
   nameTokens,
   nicknamesOf,
   normalizePhone,
   rankCandidates,
   standardizeAddress,
-} from '../src/index.ts';
-import type { CandidateRecord, ContactRow, DemoQuery } from '../src/index.ts';
+} from '@skiptrace/matching';
+import { demoQueryFor, generateContacts, mulberry32 } from '@skiptrace/demo';
+import type { CandidateRecord } from '@skiptrace/matching';
+import type { ContactRow, DemoQuery } from '@skiptrace/demo';
 
 const QUERIES = Number(process.argv[2] ?? 100_000);
 const rows: ContactRow[] = [...generateContacts({ rows: QUERIES, seed: 2024 })];

@@ -4,23 +4,21 @@
  * another unit designator, changed case and punctuation, ZIP+4, the state's full name.
  * Every variant standardises to the row's key, so it is "an address that will match".
  */
-import type { ContactRow } from './demo-data.ts';
+import type { AddressField, NameField } from '@skiptrace/contracts';
+import {
+  CARDINAL_WORDS,
+  DIRECTIONAL_WORD,
+  ORDINAL_WORDS,
+  PUB28_C1,
+  STATE_NAMES,
+  parseStreetLine,
+} from '@skiptrace/matching';
+import type { ContactRow } from './contacts.ts';
 import { hashString, mulberry32, pick } from './prng.ts';
 import type { Random } from './prng.ts';
-import { parseStreetLine } from './street.ts';
-import { CARDINAL_WORDS, ORDINAL_WORDS } from './tables/ordinals.ts';
-import { STATE_NAMES } from './tables/states.ts';
-import { PUB28_C1 } from './tables/suffixes.ts';
-import { DIRECTIONAL_WORD } from './tables/units.ts';
 
-export interface DemoQuery {
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string;
-  last_name: string;
-}
+/** The query a list would send for a contact: the request's address and name fields (@skiptrace/contracts). */
+export type DemoQuery = Record<AddressField | NameField, string>;
 
 const ORDINAL_WORD_BY_NUMBER = new Map([...ORDINAL_WORDS].map(([word, n]) => [n, word]));
 const TENS_WORD_BY_NUMBER = new Map([...CARDINAL_WORDS].filter(([, n]) => n >= 20).map(([word, n]) => [n, word]));

@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { PROPERTY_RECORD_COLUMNS } from '@skiptrace/contracts';
 import { foldAscii, normalizePhone } from '@skiptrace/matching';
-import {
-  generateOwnerWorld,
-  OWNER_SITUATIONS,
-  OWNER_WORLD_PROPERTY_COLUMNS,
-  ownerWorldPeopleNdjson,
-  ownerWorldPropertyCsv,
-} from '../src/index.ts';
+import { generateOwnerWorld, OWNER_SITUATIONS, ownerWorldPeopleNdjson, ownerWorldPropertyCsv } from '../src/index.ts';
 import type { OwnerWorld, OwnerWorldPerson, ParcelTruth } from '../src/index.ts';
 
 const world = generateOwnerWorld({ people: 2500, seed: 424242 });
@@ -177,7 +172,7 @@ describe('generateOwnerWorld', () => {
     expect(lines).toHaveLength(200);
     expect(JSON.parse(lines[0]!)).toEqual(small.people[0]);
     const csv = ownerWorldPropertyCsv(small.parcels).trimEnd().split('\n');
-    expect(csv[0]).toBe(OWNER_WORLD_PROPERTY_COLUMNS.join(','));
+    expect(csv[0]).toBe(PROPERTY_RECORD_COLUMNS.join(','));
     expect(csv).toHaveLength(small.parcels.length + 1);
     expect(ownerWorldPropertyCsv([{ ...small.parcels[0]!, owner_name: 'SMITH, JOHN "JACK"' }])).toContain(
       '"SMITH, JOHN ""JACK"""',

@@ -6,34 +6,25 @@
  * Same `seed` → same rows (mulberry32). Only 100 numbers exist per area code, so large
  * runs repeat phone numbers across households; that is fine for demos and benchmarks.
  */
-import { DEMO_FIRST_NAMES, DEMO_LAST_NAMES, DEMO_PLACES, DEMO_STREETS, DEMO_SUFFIXES } from './tables/demo-places.ts';
+import { ADDRESS_FIELDS, NAME_FIELDS, type AddressField, type NameField } from '@skiptrace/contracts';
+import { foldAscii } from '@skiptrace/matching';
+import { DEMO_FIRST_NAMES, DEMO_LAST_NAMES, DEMO_PLACES, DEMO_STREETS, DEMO_SUFFIXES } from './places.ts';
 import { mulberry32, pick, randomInt } from './prng.ts';
 import type { Random } from './prng.ts';
-import { foldAscii } from './text.ts';
 
 /** A canonical contact row, as the ingest pipeline and the storage layer expect it. */
-export interface ContactRow {
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  first_name: string;
-  last_name: string;
+export type ContactRow = Record<AddressField | NameField, string> & {
   phone_1: string;
   phone_1_type: 'mobile' | 'landline' | 'voip';
   phone_2: string | null;
   phone_2_type: 'mobile' | 'landline' | 'voip' | null;
   email_1: string | null;
-}
+};
 
 /** ContactRow's fields in the canonical CSV column order. */
 export const CONTACT_COLUMNS = [
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
+  ...ADDRESS_FIELDS,
+  ...NAME_FIELDS,
   'phone_1',
   'phone_1_type',
   'phone_2',
@@ -53,15 +44,11 @@ const UNIT_FORMATS = ['Apt', 'Apt', 'Apt', 'Unit', 'Unit', '#', 'Ste'];
 const PHONE_TYPES = ['mobile', 'mobile', 'mobile', 'landline', 'landline', 'voip'] as const;
 const EMAIL_DOMAINS = ['example.com', 'example.net', 'example.org'];
 
-interface Household {
-  street_address: string;
-  city: string;
-  state: string;
-  zip_code: string;
+type Household = Record<AddressField, string> & {
   areaCode: string;
   lastName: string;
   size: number;
-}
+};
 
 function makeHousehold(random: Random): Household {
   const place = pick(random, DEMO_PLACES);

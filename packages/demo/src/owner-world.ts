@@ -34,19 +34,17 @@
  * no rule that needs a name AND an address tie (#24 item 4) could find them; PO boxes go to
  * owners who once lived at the property, to companies and to public bodies.
  */
+import { PROPERTY_RECORD_COLUMNS, type PropertyRecordColumn } from '@skiptrace/contracts';
+import { STATE_NAMES, foldAscii } from '@skiptrace/matching';
 import {
   DEMO_FIRST_NAMES,
   DEMO_LAST_NAMES,
   DEMO_PLACES,
   DEMO_STREETS,
   DEMO_SUFFIXES,
-  STATE_NAMES,
-  foldAscii,
-  hashString,
-  mulberry32,
   type DemoPlace,
-  type Random,
-} from '@skiptrace/matching';
+} from './places.ts';
+import { hashString, mulberry32, type Random } from './prng.ts';
 
 export interface OwnerWorldOptions {
   /** People in the people data (the world also holds owners the people data lacks). */
@@ -88,29 +86,8 @@ export interface OwnerWorldPerson {
   emails: string[];
 }
 
-/** The canonical property CSV columns (`importProperties`), in order. */
-export const OWNER_WORLD_PROPERTY_COLUMNS = [
-  'apn',
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'owner_name',
-  'owner_name_2',
-  'owner_1_first_name',
-  'owner_1_last_name',
-  'owner_2_first_name',
-  'owner_2_last_name',
-  'mailing_street_address',
-  'mailing_city',
-  'mailing_state',
-  'mailing_zip_code',
-  'owner_occupied',
-  'last_sale_date',
-] as const;
-
 /** A property record in the canonical columns; '' where the roll has nothing. */
-export type OwnerWorldParcel = Record<(typeof OWNER_WORLD_PROPERTY_COLUMNS)[number], string>;
+export type OwnerWorldParcel = Record<PropertyRecordColumn, string>;
 
 /** What the world knows about a parcel now, for grading a trace. */
 export type OwnerSituation =
@@ -1967,7 +1944,7 @@ export function ownerWorldPeopleNdjson(people: readonly OwnerWorldPerson[]): str
 /** The parcels as CSV text in the canonical property columns, for `importProperties(…, { format: 'csv' })`. */
 export function ownerWorldPropertyCsv(parcels: readonly OwnerWorldParcel[]): string {
   const quote = (v: string): string => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const lines = [OWNER_WORLD_PROPERTY_COLUMNS.join(',')];
-  for (const parcel of parcels) lines.push(OWNER_WORLD_PROPERTY_COLUMNS.map((c) => quote(parcel[c])).join(','));
+  const lines = [PROPERTY_RECORD_COLUMNS.join(',')];
+  for (const parcel of parcels) lines.push(PROPERTY_RECORD_COLUMNS.map((c) => quote(parcel[c])).join(','));
   return `${lines.join('\n')}\n`;
 }
