@@ -3,11 +3,11 @@
  * operator's bulk loaders (importContacts, importSuppression). Tables: migrations
  * 020_contacts.sql (contacts, suppression) and 021_contacts_cheaper_indexes.sql, 022_contacts_blocking.sql. Formats: docs/contact-data.md.
  */
-export { countContacts, importContacts, DEFAULT_BATCH_SIZE } from './import-contacts.ts';
+export { countContacts, importContacts } from './import-contacts.ts';
 export type { ContactFormat, ImportContactsOptions, ImportCounts } from './import-contacts.ts';
-export { countPropertyRecords, importProperties, resolvePropertyColumns } from './import-properties.ts';
+export { countPropertyRecords, importProperties } from './import-properties.ts';
 export type { ImportPropertiesOptions } from './import-properties.ts';
-export { normalizeSeen, seenEnd, seenStart } from './seen-dates.ts';
+export { seenEnd, seenStart } from './seen-dates.ts';
 export { importSuppression } from './import-suppression.ts';
 export type { ImportSuppressionOptions, SuppressionKind } from './import-suppression.ts';
 export {

@@ -10,6 +10,5 @@ export { demoQueryFor } from './queries.ts';
 export type { DemoQuery } from './queries.ts';
 export { OWNER_SITUATIONS, generateOwnerWorld, ownerWorldPeopleNdjson, ownerWorldPropertyCsv } from './owner-world.ts';
 export type { OwnerSituation, OwnerWorld, OwnerWorldParcel, OwnerWorldPerson, ParcelTruth } from './owner-world.ts';
-export { DEMO_PLACES } from './places.ts';
 export { mulberry32 } from './prng.ts';
 export type { Random } from './prng.ts';

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { PROPERTY_RECORD_COLUMNS } from '@skiptrace/contracts';
 import { foldAscii, normalizePhone } from '@skiptrace/matching';
 import { generateOwnerWorld, OWNER_SITUATIONS, ownerWorldPeopleNdjson, ownerWorldPropertyCsv } from '../src/index.ts';
-import type { OwnerWorld, OwnerWorldPerson, ParcelTruth } from '../src/index.ts';
+import type { OwnerWorld, ParcelTruth } from '../src/index.ts';
+import type { OwnerWorldPerson } from '../src/owner-world.ts';
 
 const world = generateOwnerWorld({ people: 2500, seed: 424242 });
 const people = new Map(world.people.map((p) => [p.person_id, p]));

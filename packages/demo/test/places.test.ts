@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { normalizePhone, STATE_NAMES } from '@skiptrace/matching';
-import { DEMO_PLACES } from '../src/index.ts';
+import { DEMO_PLACES } from '../src/places.ts';
 
 describe('demo places', () => {
   it('has ~100 consistent city/state/ZIP/area-code rows whose fictional numbers are valid', () => {
