@@ -8,7 +8,7 @@
 import { commandLine, run } from '../src/exec.ts';
 import { postgresReady, rabbitReady, redisReady } from '../src/probes.ts';
 import { RABBIT_START, REDIS_START, containerOf, postgresCommand } from '../src/restart.ts';
-import { serviceMode, testUrls, waitUntil } from '../src/services.ts';
+import { onContainers, testUrls, waitUntil } from '../src/services.ts';
 import type { ServiceName, TestUrls } from '../src/services.ts';
 
 interface Service {
@@ -50,7 +50,7 @@ export async function ensureServices(options: EnsureServicesOptions = {}): Promi
   const urls = options.urls ?? testUrls();
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   const log = options.log ?? (() => undefined);
-  const local = serviceMode() === 'local';
+  const local = !onContainers();
   const start =
     (service: ServiceName, command: () => [string, string[]]): (() => [string, string[]]) =>
     () =>

@@ -3,7 +3,7 @@
  * (the test run's containers, or the machine's own services as an opt-out): the containers
  * themselves, isolation per test file, waiting without sleeps, outage simulation.
  */
-export { SERVICE_ENV, serviceContainer, serviceMode, testUrls, waitUntil } from './services.ts';
+export { SERVICE_ENV, onContainers, serviceContainer, serviceMode, testUrls, waitUntil } from './services.ts';
 export type { ServiceMode, ServiceName, TestUrls, WaitOptions } from './services.ts';
 export {
   IMAGE_VARIABLES,

@@ -2,13 +2,13 @@
  * A RabbitMQ virtual host of its own for each integration test file: queues and exchanges
  * of parallel runs cannot collide, and dropping the vhost deletes all of them at once.
  * On the run's RabbitMQ container the vhost is made through the management API (a
- * published port; fast). On local services (SKIPTRACE_TEST_SERVICES=local) through
- * rabbitmqctl on this machine; without it, falls back to the shared vhost and a unique
+ * published port; fast). On local services (SKIPTRACE_TEST_SERVICES=local, or a script
+ * outside the test run such as a bench) through rabbitmqctl on this machine; without it, falls back to the shared vhost and a unique
  * `prefix` the test must put on its names.
  */
 import { randomBytes } from 'node:crypto';
 import { run } from './exec.ts';
-import { SERVICE_ENV, serviceContainer, serviceMode, testUrls } from './services.ts';
+import { SERVICE_ENV, onContainers, serviceContainer, testUrls } from './services.ts';
 
 export interface TestVhost {
   /** AMQP URL pointing at the vhost (or at the shared one when isolated is false). */
@@ -32,7 +32,7 @@ function vhostOf(url: URL): string {
  * local services the machine's rabbitmqctl. Returns stdout.
  */
 export async function rabbitmqctl(...args: string[]): Promise<string> {
-  if (serviceMode() === 'local') return run('rabbitmqctl', args);
+  if (!onContainers()) return run('rabbitmqctl', args);
   const id = serviceContainer('rabbitmq');
   if (!id) throw new Error(`rabbitmqctl: no RabbitMQ container in this run (${SERVICE_ENV.rabbitmqContainer} unset)`);
   return run('docker', ['exec', id, 'rabbitmqctl', ...args]);
@@ -53,7 +53,7 @@ export async function createTestVhost(name = 'test', baseUrl: string = testUrls(
   const url = new URL(baseUrl);
   url.pathname = `/${encodeURIComponent(id)}`;
   let drop: () => Promise<void>;
-  if (serviceMode() === 'containers') {
+  if (onContainers()) {
     const path = `/api/vhosts/${encodeURIComponent(id)}`;
     await apiCall('PUT', path);
     try {

@@ -11,7 +11,7 @@
 import { readdirSync } from 'node:fs';
 import { run } from './exec.ts';
 import { postgresReady, rabbitReady, redisReady } from './probes.ts';
-import { serviceContainer, serviceMode, testUrls, waitUntil } from './services.ts';
+import { onContainers, serviceContainer, testUrls, waitUntil } from './services.ts';
 import type { ServiceName } from './services.ts';
 
 /** How long a service may take to come back (ms). */
@@ -59,7 +59,7 @@ async function waitGone(probe: () => Promise<boolean>, service: string): Promise
 /** The container running service in this run; throws on local services (there is none). */
 export function containerOf(service: ServiceName): string {
   const id = serviceContainer(service);
-  if (!id) throw new Error(`no ${service} container in this run (SKIPTRACE_TEST_SERVICES=${serviceMode()})`);
+  if (!id) throw new Error(`no ${service} container in this run (not started by the integration setup)`);
   return id;
 }
 
@@ -84,8 +84,8 @@ async function containerPaused(service: ServiceName): Promise<boolean> {
   return (await docker(['inspect', '-f', '{{.State.Paused}}', containerOf(service)])).trim() === 'true';
 }
 
-/** On the machine's own services (the opt-out); otherwise a missing container id is an error, never a fall back. */
-const local = () => serviceMode() === 'local';
+/** On the machine's own services (the opt-out, or a script outside the test run); on containers a missing id is an error, never a fall back. */
+const local = () => !onContainers();
 
 /** Stops the service: its container (`docker stop`), or on local services the machine's. */
 export async function stopService(service: ServiceName): Promise<void> {

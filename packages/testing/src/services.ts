@@ -34,6 +34,17 @@ export function serviceMode(env: NodeJS.ProcessEnv = process.env): ServiceMode {
   return mode;
 }
 
+/**
+ * True when this process works on the run's containers: the integration setup (or
+ * scripts/test.ts) started them and said so (SKIPTRACE_TEST_SERVICES=containers with their
+ * URLs and ids). The helpers that act on a service (vhosts, rabbitmqctl, stop/start) then
+ * act on the containers; otherwise — SKIPTRACE_TEST_SERVICES=local, or a script outside the
+ * test run such as a bench, which sets nothing — on the machine's own services, as before.
+ */
+export function onContainers(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[SERVICE_ENV.mode] === 'containers';
+}
+
 export type ServiceName = 'postgres' | 'redis' | 'rabbitmq';
 
 /** The id of the container running service in this test run, or undefined on local services. */

@@ -51,9 +51,9 @@ describe('createTcpProxy', () => {
 });
 
 // The run's containers (not with SKIPTRACE_TEST_SERVICES=local, where there are none).
-const onContainers = serviceMode() === 'containers' ? describe : describe.skip;
+const describeOnContainers = serviceMode() === 'containers' ? describe : describe.skip;
 
-onContainers("the run's service containers", () => {
+describeOnContainers("the run's service containers", () => {
   it("are published on 127.0.0.1 only, never on the machine's own service ports", async () => {
     for (const service of ['postgres', 'redis', 'rabbitmq'] as const) {
       const bindings = JSON.parse(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { serviceContainer, serviceMode, testUrls, waitUntil } from '../src/services.ts';
+import { onContainers, serviceContainer, serviceMode, testUrls, waitUntil } from '../src/services.ts';
 
 describe('testUrls', () => {
   it('defaults to the local services', () => {
@@ -45,6 +45,12 @@ describe('the service containers in the environment', () => {
     expect(serviceMode({})).toBe('containers');
     expect(serviceMode({ SKIPTRACE_TEST_SERVICES: 'local' })).toBe('local');
     expect(() => serviceMode({ SKIPTRACE_TEST_SERVICES: 'docker' })).toThrow(/"containers" or "local"/);
+  });
+
+  it("are acted on only once the setup said so: a bench outside the test run keeps the machine's services", () => {
+    expect(onContainers(containers)).toBe(true);
+    expect(onContainers({})).toBe(false);
+    expect(onContainers({ SKIPTRACE_TEST_SERVICES: 'local' })).toBe(false);
   });
 });
 
