@@ -49,6 +49,10 @@ export default {
       displayName: 'integration',
       testMatch: ['**/*.int.test.ts'],
       testPathIgnorePatterns: ['/node_modules/'],
+      // PostgreSQL, Redis and RabbitMQ containers for the run (SKIPTRACE_TEST_SERVICES=local:
+      // the machine's own services). Only this project has them: unit tests need no Docker.
+      globalSetup: '<rootDir>/test/setup/services.global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/services.global-teardown.ts',
     },
   ],
 };

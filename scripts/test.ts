@@ -1,55 +1,160 @@
-// The whole test command (`./run test` / `pnpm test`): makes sure the local services,
-// Chromium and Prometheus (promtool) are there, checks the alerting rules, then lint,
-// typecheck and unit tests as Turborepo package tasks (cached; arguments such as
-// `--affected` go to turbo), then the integration tests (never cached).
-// Integration tests run one file at a time: some restart PostgreSQL, Redis or RabbitMQ.
-import { spawnSync } from 'node:child_process';
+// The whole test command (`./run test` / `pnpm test`): a Docker engine and the service
+// images (built once per machine when the official ones are not there), Chromium and
+// Prometheus (promtool), the alerting rules, then lint, typecheck and unit tests as
+// Turborepo package tasks (cached; arguments such as `--affected` go to turbo; no service
+// needed), then PostgreSQL, Redis and RabbitMQ containers started through Testcontainers
+// and the integration tests against them (never cached), then the containers removed.
+// Prints the time each part took. SKIPTRACE_TEST_SERVICES=local runs the integration tests
+// against the machine's own services instead (a machine without Docker).
+// Integration tests run one file at a time: some stop, pause or restart the containers.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureServices } from '@skiptrace/testing';
+import {
+  ensureDockerEngine,
+  ensureServices,
+  resolveServiceImages,
+  serviceMode,
+  startServiceContainers,
+} from '@skiptrace/testing';
+import type { StartedServices } from '@skiptrace/testing';
 import { listPackages } from './boundaries.ts';
 
-function step(title: string, cmd: string, args: string[]): void {
+class StepFailed extends Error {}
+
+const times: [string, number][] = [];
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Runs an async part, timed under label (parts with the same label add up). */
+async function timed<T>(label: string, title: string, fn: () => Promise<T>): Promise<T> {
   console.log(`\n== ${title}`);
   const started = Date.now();
-  const result = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
-  if (result.status !== 0) {
-    console.error(`\n${title} failed (exit ${result.status ?? result.signal})`);
-    process.exit(result.status ?? 1);
+  const record = () => {
+    const ms = Date.now() - started;
+    const entry = times.find(([name]) => name === label);
+    if (entry) entry[1] += ms;
+    else times.push([label, ms]);
+    return seconds(ms);
+  };
+  try {
+    const result = await fn();
+    console.log(`== ${title}: ok in ${record()}`);
+    return result;
+  } catch (error) {
+    console.error(`\n${title} failed (${(error as Error).message}) after ${record()}`);
+    throw error;
   }
-  console.log(`== ${title}: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
+
+let child: ReturnType<typeof spawn> | undefined;
+function command(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child = spawn(cmd, args, { stdio: 'inherit', env });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      child = undefined;
+      if (code === 0) resolve();
+      else reject(new StepFailed(`exit ${code ?? signal}`));
+    });
+  });
+}
+
+const step = (label: string, title: string, cmd: string, args: string[], env?: NodeJS.ProcessEnv) =>
+  timed(label, title, () => command(cmd, args, env));
 
 // --forceExit: a test file that leaves a handle open must not hang CI after every test has passed.
 const jest = ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--forceExit'];
 const reports = mkdtempSync(join(tmpdir(), 'skiptrace-test-'));
 const report = (name: string) => ['--json', `--outputFile=${join(reports, `${name}.json`)}`];
-console.log('== services');
-await ensureServices();
-step('chromium', 'bash', ['scripts/ensure-chromium.sh']);
-step('prometheus', 'bash', ['scripts/ensure-prometheus.sh']);
-step('alert rules', 'promtool', ['check', 'rules', 'deploy/monitoring/alerts.yaml']);
 // Each package's test task writes .jest/unit.json (a cached output, restored on a cache hit);
 // a package a filtered run leaves out has none, so the count below is this run's.
 const unitReports = listPackages('.').map((p) => join(p.dir, '.jest', 'unit.json'));
-for (const file of unitReports) rmSync(file, { force: true });
-const tasks = ['lint', 'lint:root', 'typecheck', 'typecheck:root', 'test'];
-step('lint, typecheck, unit tests', 'pnpm', [
-  'exec',
-  'turbo',
-  'run',
-  ...tasks,
-  '--output-logs=errors-only',
-  ...process.argv.slice(2),
-]);
-step('integration tests', process.execPath, [
-  ...jest,
-  '--selectProjects',
-  'integration',
-  '--runInBand',
-  ...report('integration'),
-]);
+
+const mode = serviceMode();
+let services: StartedServices | undefined;
+const log = (message: string) => console.log(message);
+
+async function removeContainers(): Promise<void> {
+  const started = services;
+  services = undefined;
+  if (started) await timed('containers', 'removing the service containers', () => started.stop());
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    child?.kill(signal);
+    void removeContainers().finally(() => process.exit(128 + (signal === 'SIGINT' ? 2 : 15)));
+  });
+
+async function main(): Promise<void> {
+  let images: Awaited<ReturnType<typeof resolveServiceImages>>['images'] | undefined;
+  if (mode === 'containers') {
+    images = await timed('images', 'Docker engine and service images', async () => {
+      await ensureDockerEngine();
+      const resolved = await resolveServiceImages(process.env, log);
+      for (const [service, image] of Object.entries(resolved.images))
+        console.log(`   ${service}: ${image} (${resolved.sources[service as keyof typeof resolved.sources]})`);
+      return resolved.images;
+    });
+  } else {
+    await timed('services', "local services (SKIPTRACE_TEST_SERVICES=local: the machine's own)", () =>
+      ensureServices({ log }),
+    );
+  }
+  await step('tools', 'chromium', 'bash', ['scripts/ensure-chromium.sh']);
+  await step('tools', 'prometheus', 'bash', ['scripts/ensure-prometheus.sh']);
+  await step('tools', 'alert rules', 'promtool', ['check', 'rules', 'deploy/monitoring/alerts.yaml']);
+  for (const file of unitReports) rmSync(file, { force: true });
+  const tasks = ['lint', 'lint:root', 'typecheck', 'typecheck:root', 'test'];
+  await step('lint/typecheck/unit', 'lint, typecheck, unit tests', 'pnpm', [
+    'exec',
+    'turbo',
+    'run',
+    ...tasks,
+    '--output-logs=errors-only',
+    ...process.argv.slice(2),
+  ]);
+  let env = process.env;
+  if (images) {
+    const chosen = images;
+    services = await timed('containers', 'service containers (Testcontainers)', async () => {
+      const started = await startServiceContainers({ images: chosen, log });
+      for (const [name, value] of Object.entries(started.env))
+        console.log(
+          `   ${name}=${name.endsWith('_CONTAINER') ? value.slice(0, 12) : value.replace(/:[^:@/]+@/, ':***@')}`,
+        );
+      return started;
+    });
+    env = { ...process.env, ...services.env };
+  }
+  try {
+    await step(
+      'integration',
+      'integration tests',
+      process.execPath,
+      [...jest, '--selectProjects', 'integration', '--runInBand', ...report('integration')],
+      env,
+    );
+  } finally {
+    await removeContainers();
+  }
+}
+
+const began = Date.now();
+let failure: unknown;
+try {
+  await main();
+} catch (error) {
+  failure = error;
+  await removeContainers().catch(() => undefined);
+}
+const split = times.map(([label, ms]) => `${label} ${seconds(ms)}`).join(', ');
+console.log(`\n== time split: ${split}; total ${seconds(Date.now() - began)}`);
+if (failure) {
+  if (!(failure instanceof StepFailed)) console.error(failure);
+  process.exit(1);
+}
 
 // One closing line in the plain form CI readers understand.
 let passed = 0;

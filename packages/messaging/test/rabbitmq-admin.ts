@@ -1,18 +1,16 @@
-/** Test-only broker administration through rabbitmqctl: a vhost per test file, restarts. */
-import { execFile, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
+/**
+ * Test-only broker administration: a vhost per test file, and the lock that keeps a broker
+ * restart out of the middle of this package's other RabbitMQ tests. The broker is the test
+ * run's RabbitMQ container (or, with SKIPTRACE_TEST_SERVICES=local, the machine's own):
+ * @skiptrace/testing says which and acts on it.
+ */
+import { spawn } from 'node:child_process';
 import amqp from 'amqplib';
-import { waitUntil } from '@skiptrace/testing';
+import { createTestVhost as createVhost, startRabbit, testUrls } from '@skiptrace/testing';
 
-const run = promisify(execFile);
+export { rabbitmqctl } from '@skiptrace/testing';
 
-export const baseAmqpUrl = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
-
-export async function rabbitmqctl(...args: string[]): Promise<string> {
-  const { stdout } = await run('rabbitmqctl', args, { timeout: 120_000 });
-  return stdout;
-}
+export const baseAmqpUrl = testUrls().amqpUrl;
 
 export interface TestVhost {
   name: string;
@@ -22,20 +20,18 @@ export interface TestVhost {
 
 /** A fresh vhost guest may use, so concurrent test files never share queues or exchanges. */
 export async function createTestVhost(label: string): Promise<TestVhost> {
-  const name = `test-${label}-${randomUUID().slice(0, 8)}`;
-  await rabbitmqctl('add_vhost', name);
-  await rabbitmqctl('set_permissions', '-p', name, 'guest', '.*', '.*', '.*');
-  const url = new URL(baseAmqpUrl);
-  url.pathname = `/${encodeURIComponent(name)}`;
-  return { name, url: url.toString(), remove: () => rabbitmqctl('delete_vhost', name).then(() => undefined) };
+  const vhost = await createVhost(`test-${label}`);
+  if (!vhost.isolated) throw new Error('these tests need a vhost of their own (rabbitmqctl or the management API)');
+  return { name: vhost.vhost, url: vhost.url, remove: () => vhost.drop() };
 }
 
 /**
  * Tests that restart the broker take this lock exclusively; tests that need it up take it
- * shared, so within this machine a restart never lands in the middle of them. The lock is
- * held by a `flock` child whose stdin we keep open: if this process dies, so does the lock.
+ * shared, so a restart never lands in the middle of them. One lock per broker (its AMQP
+ * port). The lock is held by a `flock` child whose stdin we keep open: if this process
+ * dies, so does the lock.
  */
-const BROKER_LOCK = '/tmp/skiptrace-rabbitmq-restart.lock';
+const BROKER_LOCK = `/tmp/skiptrace-rabbitmq-restart-${new URL(baseAmqpUrl).port || '5672'}.lock`;
 
 export async function holdBrokerLock(mode: 'shared' | 'exclusive'): Promise<() => Promise<void>> {
   const child = spawn('flock', [mode === 'shared' ? '-s' : '-x', BROKER_LOCK, '-c', 'echo locked; cat >/dev/null'], {
@@ -63,17 +59,8 @@ async function acceptsConnections(): Promise<boolean> {
   }
 }
 
-/** Starts the broker app if a restart left it stopped, then waits until it takes connections. */
+/** Starts the broker if a restart left it stopped, then waits until it takes connections. */
 export async function ensureBrokerRunning(): Promise<void> {
   if (await acceptsConnections()) return;
-  try {
-    await rabbitmqctl('start_app');
-  } catch {
-    await run('rabbitmq-server', ['-detached'], { timeout: 60_000 });
-  }
-  await waitUntil(acceptsConnections, {
-    timeoutMs: 120_000,
-    intervalMs: 250,
-    message: 'RabbitMQ to accept connections',
-  });
+  await startRabbit();
 }

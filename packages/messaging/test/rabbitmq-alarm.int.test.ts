@@ -2,7 +2,8 @@
  * A broker under a memory alarm blocks publishers without closing anything: the publish
  * is neither confirmed nor refused. The bus must give up at its deadline instead of
  * hanging the caller (a worker's event publish, a gateway's batch dispatch). Holds the
- * broker lock exclusively: the alarm blocks every publisher on the machine.
+ * broker lock exclusively: the alarm blocks every publisher on the broker (the run's
+ * container; `rabbitmqctl` runs inside it).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError } from '../src/bus.port.ts';

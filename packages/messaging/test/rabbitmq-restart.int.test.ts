@@ -1,14 +1,15 @@
 /**
- * Restarts the broker (rabbitmqctl stop_app / start_app) under a connected consumer and a
- * steady stream of publishes. Holds the broker lock exclusively so this package's other
- * integration tests are not running against a broker that is going away.
+ * Stops and starts the broker (the run's RabbitMQ container: docker stop / docker start)
+ * under a connected consumer and a steady stream of publishes. Holds the broker lock
+ * exclusively so this package's other integration tests are not running against a broker
+ * that is going away.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError } from '../src/bus.port.ts';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';
-import { createTestVhost, ensureBrokerRunning, holdBrokerLock, rabbitmqctl } from './rabbitmq-admin.ts';
+import { createTestVhost, ensureBrokerRunning, holdBrokerLock } from './rabbitmq-admin.ts';
 import type { TestVhost } from './rabbitmq-admin.ts';
-import { waitUntil } from '@skiptrace/testing';
+import { startRabbit, stopRabbit, waitUntil } from '@skiptrace/testing';
 
 let vhost: TestVhost;
 beforeAll(async () => {
@@ -62,11 +63,11 @@ describe('RabbitMQ bus across a broker restart', () => {
 
       const releaseBroker = await holdBrokerLock('exclusive');
       try {
-        await rabbitmqctl('stop_app');
+        await stopRabbit();
         await waitUntil(() => !bus.isReady(), { timeoutMs: 30_000, message: 'the bus to notice the outage' });
         // Down for longer than publishTimeoutMs, so the early outage publishes are refused.
         await waitUntil(() => refused.length > 0, { timeoutMs: 30_000, message: 'a publish to be refused' });
-        await rabbitmqctl('start_app');
+        await startRabbit();
       } finally {
         await ensureBrokerRunning();
         await releaseBroker();

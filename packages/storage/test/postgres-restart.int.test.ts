@@ -1,7 +1,8 @@
 /**
- * DISRUPTIVE: stops the machine's shared PostgreSQL for a few seconds, then starts it
- * again (always, in finally and afterAll). Other suites running at that moment against
- * the same server will see connection errors. Checks that the adapter fails fast while
+ * Stops the run's PostgreSQL container (docker stop) for a few seconds, then starts it
+ * again (always, in finally and afterAll); the machine's own server is not touched. Other
+ * files of this run sharing the container would see connection errors, which is why
+ * integration files run one at a time. Checks that the adapter fails fast while
  * the server is down and recovers without being recreated.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -14,7 +15,7 @@ import type { Database } from '../src/database.port.ts';
 // Stopping and starting PostgreSQL takes several seconds.
 jest.setTimeout(90_000);
 
-describe('PostgreSQL adapter across a server restart (stops the shared server)', () => {
+describe("PostgreSQL adapter across a server restart (stops the run's server)", () => {
   let database: TestDatabase;
   let db: Database;
   const warnings: string[] = [];

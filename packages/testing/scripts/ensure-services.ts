@@ -1,14 +1,15 @@
 /**
  * Makes sure PostgreSQL, Redis and RabbitMQ answer before integration tests start: each
- * is probed (connect + trivial command), started with its usual command when it does not
- * answer, and probed again until a deadline. Fails naming the service and the command.
+ * is probed (connect + trivial command), started when it does not answer (`docker start`
+ * of the run's container, or with SKIPTRACE_TEST_SERVICES=local the machine's usual start
+ * command), and probed again until a deadline. Fails naming the service and the command.
  * Also runnable directly: `node packages/testing/scripts/ensure-services.ts`.
  */
 import { commandLine, run } from '../src/exec.ts';
 import { postgresReady, rabbitReady, redisReady } from '../src/probes.ts';
-import { RABBIT_START, REDIS_START, postgresCommand } from '../src/restart.ts';
-import { testUrls, waitUntil } from '../src/services.ts';
-import type { TestUrls } from '../src/services.ts';
+import { RABBIT_START, REDIS_START, containerOf, postgresCommand } from '../src/restart.ts';
+import { onContainers, testUrls, waitUntil } from '../src/services.ts';
+import type { ServiceName, TestUrls } from '../src/services.ts';
 
 interface Service {
   name: string;
@@ -49,10 +50,20 @@ export async function ensureServices(options: EnsureServicesOptions = {}): Promi
   const urls = options.urls ?? testUrls();
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   const log = options.log ?? (() => undefined);
+  const local = !onContainers();
+  const start =
+    (service: ServiceName, command: () => [string, string[]]): (() => [string, string[]]) =>
+    () =>
+      local ? command() : ['docker', ['start', containerOf(service)]];
   const services: Service[] = [
-    { name: 'PostgreSQL', url: urls.databaseUrl, probe: postgresReady, start: () => postgresCommand('start') },
-    { name: 'Redis', url: urls.redisUrl, probe: redisReady, start: () => REDIS_START },
-    { name: 'RabbitMQ', url: urls.amqpUrl, probe: rabbitReady, start: () => RABBIT_START },
+    {
+      name: 'PostgreSQL',
+      url: urls.databaseUrl,
+      probe: postgresReady,
+      start: start('postgres', () => postgresCommand('start')),
+    },
+    { name: 'Redis', url: urls.redisUrl, probe: redisReady, start: start('redis', () => REDIS_START) },
+    { name: 'RabbitMQ', url: urls.amqpUrl, probe: rabbitReady, start: start('rabbitmq', () => RABBIT_START) },
   ];
   const results = await Promise.allSettled(services.map((service) => ensureOne(service, timeoutMs, log)));
   const failures = results.flatMap((result) =>

@@ -1,6 +1,7 @@
 /**
- * Runs a service-control command (pg_ctlcluster, redis-cli, rabbitmqctl) without a shell,
- * rejecting with the command line, exit status and stderr when it fails.
+ * Runs a service-control command (docker stop/start/pause/exec on the run's containers; on
+ * local services pg_ctlcluster, redis-cli, rabbitmqctl) without a shell, rejecting with the
+ * command line, exit status and stderr when it fails.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

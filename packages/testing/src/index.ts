@@ -1,19 +1,37 @@
 /**
- * @skiptrace/testing: helpers for integration tests against the machine's PostgreSQL,
- * Redis and RabbitMQ: isolation per test file, waiting without sleeps, outage simulation.
+ * @skiptrace/testing: helpers for integration tests against PostgreSQL, Redis and RabbitMQ
+ * (the test run's containers, or the machine's own services as an opt-out): the containers
+ * themselves, isolation per test file, waiting without sleeps, outage simulation.
  */
-export { testUrls, waitUntil } from './services.ts';
-export type { TestUrls, WaitOptions } from './services.ts';
+export { SERVICE_ENV, onContainers, serviceContainer, serviceMode, testUrls, waitUntil } from './services.ts';
+export type { ServiceMode, ServiceName, TestUrls, WaitOptions } from './services.ts';
+export {
+  IMAGE_VARIABLES,
+  LOCAL_IMAGES,
+  OFFICIAL_IMAGES,
+  ensureDockerEngine,
+  removeOrphanedContainers,
+  resolveServiceImages,
+  startServiceContainers,
+} from './containers.ts';
+export type { ResolvedImages, StartedServices, StartOptions } from './containers.ts';
 export { createTestDatabaseUrl } from './postgres.ts';
 export type { TestDatabase } from './postgres.ts';
 export { deleteByPrefix, randomPrefix } from './redis.ts';
-export { createTestVhost } from './rabbitmq.ts';
+export { createTestVhost, managementReady, rabbitApi, rabbitmqctl } from './rabbitmq.ts';
 export type { TestVhost } from './rabbitmq.ts';
 export { postgresReady, rabbitReady, redisReady } from './probes.ts';
 export { createTcpProxy } from './tcp-proxy.ts';
 export { freePort } from './ports.ts';
 export type { TcpProxy } from './tcp-proxy.ts';
 export {
+  containerOf,
+  docker,
+  pauseService,
+  restartService,
+  startService,
+  stopService,
+  unpauseService,
   restartPostgres,
   startPostgres,
   startRabbit,

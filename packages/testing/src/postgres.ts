@@ -1,7 +1,7 @@
 /**
- * A database of its own for each integration test file, created on the local server from
- * the `test` connection and dropped afterwards, so files running in parallel (and other
- * engineers' runs) never see each other's tables.
+ * A database of its own for each integration test file, created on the run's server (its
+ * container, or the machine's with SKIPTRACE_TEST_SERVICES=local) from the `test`
+ * connection and dropped afterwards, so files never see each other's tables.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
