@@ -255,11 +255,13 @@ export async function startServiceContainers({ images, log = () => {} }: StartOp
     .withName(`skiptrace-test-postgres-${run}`)
     .withLabels(labels)
     .withEnvironment({ POSTGRES_PASSWORD: password, POSTGRES_DB: 'test' })
-    // A test server: durability off (a crash loses the run anyway), room for every suite's pools.
+    // A test server: durability off (a crash loses the run anyway), room for every suite's pools,
+    // and autovacuum off as on the machines the product is measured on (bulk loads refresh
+    // their statistics themselves): a background ANALYZE must not race a test's own.
     .withCommand([
       'postgres',
       ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-      ...['-c', 'max_connections=300'],
+      ...['-c', 'max_connections=300', '-c', 'autovacuum=off'],
     ])
     .withSharedMemorySize(512 * 1024 * 1024)
     .publish({ 5432: pgPort! })

@@ -44,12 +44,12 @@ describe('fairness under a 20,000-row batch (PostgreSQL + RabbitMQ)', () => {
   let batchWorker: BatchWorker;
   let syncWorker: ReturnType<typeof createWorkerService>;
   let app: ReturnType<typeof buildApp>;
-  // 40 ms per call stands in for contact matching; a chunk of 500 rows takes 800 ms, which
-  // keeps the batch (40 chunks, 4 at a time) running for 8 s at least: at 400 ms (4 s) a
-  // fresh-clone CI at load 11 saw the big batch finish before the small one, uploaded in the
-  // same process meanwhile, had been stored and traced.
+  // 40 ms per call stands in for contact matching; a chunk of 500 rows takes 1.5 s, which
+  // keeps the batch (40 chunks, 4 at a time) running for 15 s at least: at 400 and 800 ms
+  // (4 and 8 s) fresh-clone CI runs at load 5–11 saw the big batch finish before the small
+  // one, uploaded in the same process meanwhile, had been stored and traced.
   const engine = fakeEngine({ delayMs: 40 });
-  const chunkEngine = fakeEngine({ delayMs: 800 });
+  const chunkEngine = fakeEngine({ delayMs: 1_500 });
 
   beforeAll(async () => {
     testDb = await createTestDatabaseUrl('batches_fairness');
