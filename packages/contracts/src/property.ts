@@ -135,6 +135,13 @@ export const TraceResult = z
           "person's history). False: not an owner. Absent only when no record and no owner name exist.",
       ),
     resident: z.boolean().optional().describe('Lives at the property now (its address is the one seen last)'),
+    deceased: z
+      .boolean()
+      .optional()
+      .describe(
+        'True when the people data says this person has died (an owner of record who died: their phones ' +
+          'reach their household or estate, not them). Absent otherwise.',
+      ),
     current_address: Address.optional().describe('The address seen last'),
     addresses: z
       .array(AddressSeen)

@@ -173,7 +173,7 @@ function surnameOwners(matches: OwnerMatch[], people: PoolPeople): OwnerMatch[] 
   const livingHere = tied.filter((m) => m.current !== null && !people.life(m.c).deceased);
   // Nobody alive lives at a tie now: the settlors may have died at the mailing address
   // (the trust's bill still goes there), and their grown children, who lived there once,
-  // are not the trust — the eldest generation is, dead or alive (flagged deceased).
+  // are not the trust — the eldest generation is, dead or alive (`deceased: true`).
   // The settlors first: those at a tie now, who stayed there longest (grown children left
   // earlier), who came first, the eldest.
   const ordered = eldest(livingHere.length > 0 ? livingHere : tied).sort(
@@ -467,6 +467,7 @@ function resultOf(
   if (c.middleName !== '') result.middle_name = c.middleName;
   if (owner !== undefined) result.owner = owner;
   result.resident = resident;
+  if (view.deceased) result.deceased = true;
   result.current_address = {
     street_address: view.current.street_address,
     city: view.current.city,

@@ -202,4 +202,23 @@ describe('owner trace (PGlite)', () => {
     // Without the mailing address nothing ties her to the property.
     expect((await trace('99 Elm St', { first_name: 'Grace', last_name: 'Whitfield' })).status).toBe('no_match');
   });
+
+  it('says an owner has died (deceased: true) and nobody else', async () => {
+    await importContacts(
+      db,
+      JSON.stringify({
+        person_id: 'D1',
+        first_name: 'Walter',
+        last_name: 'Brandt',
+        deceased: true,
+        addresses: [at('77 Cedar Ln', '78701', '1998', '2025-02')],
+        phones: [phone('512-555-0177', 'landline', '1998', '2025-02')],
+      }),
+      { format: 'ndjson', source: 'people-deceased' },
+    );
+    const outcome = await trace('77 Cedar Ln', { first_name: 'Walter', last_name: 'Brandt' });
+    expect(outcome.results.map((r) => [r.first_name, r.owner, r.deceased])).toEqual([['Walter', true, true]]);
+    const living = await trace('10 Oak Ave');
+    expect(living.results.every((r) => r.deceased === undefined)).toBe(true);
+  });
 });
