@@ -194,11 +194,16 @@ export function createProvider(deps: ProviderDeps): Provider {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     expiresWithSession: async () => false,
+    // account_id: the tenant the API scopes data by; role: a signed-in user's role in it
+    // (docs/oauth.md, roles) — read again on every refresh, so a changed role arrives with
+    // the next token. A client_credentials token has no role: its scopes govern it.
     async extraTokenClaims(_ctx, token) {
       const userId = 'accountId' in token ? token.accountId : undefined;
-      const accountId = userId
-        ? (await accounts.findUser(userId))?.accountId
-        : (await accounts.findClient(token.clientId!))?.accountId;
+      if (userId) {
+        const user = await accounts.findUser(userId);
+        return user ? { account_id: user.accountId, role: user.role } : undefined;
+      }
+      const accountId = (await accounts.findClient(token.clientId!))?.accountId;
       return accountId ? { account_id: accountId } : undefined;
     },
     async findAccount(_ctx, sub) {
