@@ -77,7 +77,7 @@ export function createAccounts(db: Database) {
 
   async function findUser(id: string): Promise<User | undefined> {
     const { rows } = await db.query<UserRow>(
-      'SELECT id, account_id, email, role, created_at FROM users WHERE id = $1',
+      'SELECT id, account_id, email, role, created_at, signed_out_at FROM users WHERE id = $1',
       [id],
     );
     return rows[0] && toUser(rows[0]);

@@ -18,6 +18,8 @@ export interface User {
   /** The user's role in the account (docs/oauth.md, roles). */
   role: Role;
   createdAt: Date;
+  /** When their sign-ins were last ended (a password reset); sign-ins before it are void. */
+  signedOutAt?: Date;
 }
 export interface UserRow {
   id: string;
@@ -25,6 +27,7 @@ export interface UserRow {
   email: string;
   role: Role;
   created_at: Date;
+  signed_out_at?: Date | null;
 }
 export const toUser = (r: UserRow): User => ({
   id: r.id,
@@ -32,6 +35,7 @@ export const toUser = (r: UserRow): User => ({
   email: r.email,
   role: r.role,
   createdAt: r.created_at,
+  ...(r.signed_out_at ? { signedOutAt: r.signed_out_at } : {}),
 });
 export interface ClientRecord {
   clientId: string;

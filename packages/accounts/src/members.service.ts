@@ -4,7 +4,9 @@
  * role) or a password reset. Links carry a random 256-bit token; only its SHA-256 is
  * stored; each works once, until it expires. Who may do what (docs/oauth.md, roles):
  * admins manage admins, members and viewers; only an owner makes, unmakes, removes or
- * resets an owner; an account keeps at least one owner.
+ * resets an owner; an account keeps at least one owner. Removing a user or resetting their
+ * password ends their sign-ins: the OAuth server finds no account for their older sessions
+ * and refresh tokens (users.signed_out_at).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isRole, roleAtLeast, type Member, type Role } from '@skiptrace/contracts';
@@ -120,11 +122,6 @@ export function createMembers(db: Database) {
     if (rows.length <= 1) throw new MemberError('conflict', 'the account must keep at least one owner');
   }
 
-  /** Ends the user's sign-ins: their sessions, grants and refresh tokens (oidc_payloads). */
-  async function endSignIns(sql: Sql, userId: string): Promise<void> {
-    await sql.query(`DELETE FROM oidc_payloads WHERE payload->>'accountId' = $1`, [userId]);
-  }
-
   async function issue(
     sql: Sql,
     input: { kind: LinkKind; accountId: string; email: string; role?: Role; userId?: string; by?: string },
@@ -221,7 +218,7 @@ export function createMembers(db: Database) {
       const user = await userOf(tx, accountId, id);
       requireOwnerFor(actor, user.role);
       await keepAnOwner(tx, user);
-      await endSignIns(tx, user.id);
+      // Without the user, their sessions and refresh tokens find no account: they end now.
       await tx.query('DELETE FROM users WHERE id = $1', [user.id]);
       return { kind: 'user' as const, email: user.email, role: user.role };
     });
@@ -292,13 +289,13 @@ export function createMembers(db: Database) {
         if (!created.rows[0]) throw new AccountError(`a user with email ${link.email} already exists`);
         return toUser(created.rows[0]);
       }
+      // signed_out_at ends the sessions and refresh tokens of earlier sign-ins (services/auth findAccount).
       const updated = await tx.query<UserRow>(
-        `UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id, account_id, email, role, created_at`,
+        `UPDATE users SET password_hash = $2, signed_out_at = now() WHERE id = $1
+         RETURNING id, account_id, email, role, created_at, signed_out_at`,
         [link.user_id, passwordHash],
       );
-      if (!updated.rows[0]) return undefined;
-      await endSignIns(tx, link.user_id!);
-      return toUser(updated.rows[0]);
+      return updated.rows[0] && toUser(updated.rows[0]);
     });
   }
 

@@ -206,9 +206,16 @@ export function createProvider(deps: ProviderDeps): Provider {
       const accountId = (await accounts.findClient(token.clientId!))?.accountId;
       return accountId ? { account_id: accountId } : undefined;
     },
-    async findAccount(_ctx, sub) {
+    // A removed user has no account: their sessions and refresh tokens end. A password reset
+    // (users.signed_out_at) voids the sign-ins before it: a token's or session's auth time.
+    async findAccount(ctx, sub, token) {
       const user = await accounts.findUser(sub);
-      return user && { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
+      if (!user) return undefined;
+      if (user.signedOutAt) {
+        const authTime = token && 'authTime' in token ? token.authTime : ctx.oidc?.session?.loginTs;
+        if (authTime === undefined || authTime < Math.floor(user.signedOutAt.getTime() / 1000)) return undefined;
+      }
+      return { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async renderError(ctx, out) {
