@@ -316,12 +316,19 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       const latin = await send(Buffer.from(csv, 'latin1'), 'text/csv; charset=iso-8859-1').expect(202);
       const utf16 = await send(Buffer.from(csv, 'utf16le').swap16(), 'text/csv').expect(202);
       const gzip = await send(gzipSync(csv), 'text/csv', { 'Content-Encoding': 'gzip' }).expect(202);
-      for (const id of [latin.body.id, utf16.body.id, gzip.body.id] as string[]) {
+      // Undeclared Windows-1252 (a spreadsheet's "CSV" on Windows) is detected, and the answer says so.
+      const detected = await send(Buffer.from(csv, 'latin1'), 'text/csv').expect(202);
+      expect(detected.body).toMatchObject({ encoding: 'windows-1252', encoding_source: 'detected', delimiter: ',' });
+      const forced = await send(Buffer.from(csv, 'latin1'), 'text/csv', {})
+        .query({ charset: 'windows-1252' })
+        .expect(202);
+      expect(forced.body).toMatchObject({ encoding: 'windows-1252', encoding_source: 'declared' });
+      for (const id of [latin.body.id, utf16.body.id, gzip.body.id, detected.body.id, forced.body.id] as string[]) {
         await finished(id, 'acct-enc');
         const out = await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-enc');
         expect(out.text).toContain('"first_name":"Jänet"');
       }
-      const undecodable = await send(Buffer.from(csv, 'latin1'), 'text/csv');
+      const undecodable = await send(Buffer.from(csv, 'latin1'), 'text/csv; charset=utf-8');
       expect(undecodable.status).toBe(400);
       expect(undecodable.body.message).toContain('is not valid UTF-8');
       const quote = await send(Buffer.from('street_address,city\n1 "Main" St,Austin\n'), 'text/csv');
