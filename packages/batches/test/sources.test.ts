@@ -202,12 +202,12 @@ describe('CSV export lines', () => {
       'truncated',
       'people_total',
     ]);
-    expect(header).toHaveLength(2 + 50 + 2 + 5);
+    expect(header).toHaveLength(2 + 50 + 3 + 5);
     const line = csvLine(
       { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
       2,
     );
-    expect(line).toBe(`"1 ""A""",x,${','.repeat(52)},rejected,"zip_code: bad, really",,\n`);
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(52)}3,,rejected,"zip_code: bad, really",,\n`);
   });
 
   it('puts each phone beside its own person, best person first, at most five', () => {
