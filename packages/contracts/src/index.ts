@@ -9,4 +9,6 @@ export * from './openapi.ts';
 export * from './batches.ts';
 export * from './batch-states.ts';
 export * from './clients.ts';
+export * from './members.ts';
+export * from './audit.ts';
 export * from './routes/index.ts';

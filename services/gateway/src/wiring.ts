@@ -1,4 +1,5 @@
 import { createAccounts, createClientsRouter } from '@skiptrace/accounts';
+import { createAuditLog, createAuditRouter, startAuditSweep } from '@skiptrace/audit';
 import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
@@ -50,6 +51,9 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
     clientId: CONSOLE_CLIENT_ID,
     sampleCsv: deps.consoleSampleCsv,
   });
+  const audit = createAuditLog(db);
+  // Hourly, unref'd: it never holds the process open.
+  startAuditSweep(audit, config.audit.retentionDays, logger);
   return createGatewayService({
     db,
     bus,
@@ -69,7 +73,13 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
         config: config.webhooks,
         requireScope: bearer.requireScope,
       }),
-      '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
+      '/clients': createClientsRouter({
+        accounts: createAccounts(db),
+        requireScope: bearer.requireScope,
+        logger,
+        audit,
+      }),
+      '/audit': createAuditRouter({ audit, requireScope: bearer.requireScope }),
     },
   });
 }

@@ -204,6 +204,8 @@ export const exportBatch = defineRoute({
     'The row column is the input row number (1: the first row after the header); rejected rows carry their reason in error.',
   tag: 'Batches',
   scope: 'read',
+  // A download is a data export: members and above, not viewers (docs/oauth.md, roles).
+  role: 'member',
   params: batchId,
   query: z.object({ format: z.enum(['csv', 'ndjson', 'xlsx']).optional().describe('Overrides the Accept header') }),
   responses: {
