@@ -6,7 +6,6 @@
  */
 import { createApiClient, toApiError, type Schemas } from '@skiptrace/client';
 import { accessToken, getConfig, refreshOnce, signInHere } from './auth.ts';
-import type { UploadFormat } from './preview.ts';
 
 export { ApiRequestError as ApiError } from '@skiptrace/client';
 
@@ -73,6 +72,9 @@ export const erase = (id: number) => body(api().DELETE('/plants/{id}', { params:
 // #endregion
 
 // #region Batches
+/** The upload formats the batch API takes. */
+export type UploadFormat = 'csv' | 'ndjson' | 'json' | 'xlsx';
+
 const CONTENT_TYPES = {
   csv: 'text/csv',
   ndjson: 'application/x-ndjson',

@@ -5,10 +5,9 @@
  * batch gets. A text file sends only its first 256 KiB (files reach a million rows); a
  * workbook is a ZIP whose parts may be anywhere in it, so it is sent whole.
  */
-import { previewBatch, type BatchPreview, type ReadChoice } from './api.ts';
+import { previewBatch, type BatchPreview, type ReadChoice, type UploadFormat } from './api.ts';
 
-/** The upload formats the batch API takes. */
-export type UploadFormat = 'csv' | 'ndjson' | 'json' | 'xlsx';
+export type { UploadFormat };
 
 export type FilePreview = BatchPreview;
 
