@@ -32,7 +32,7 @@ interface Listed {
   phones: string[];
 }
 
-/** Rentals of absentee landlords (persons) the people data ties to them, with a phone each. */
+/** Properties of absentee owners (landlords, owners who moved out; persons) living at the roll's mailing address, with a phone each. */
 function listedOwners(): Listed[] {
   const world = demoOwnerWorld(DEMO_ROWS);
   const out: Listed[] = [];
@@ -40,11 +40,10 @@ function listedOwners(): Listed[] {
     const owner = t.owners.length === 1 ? world.truth.people.get(t.owners[0]!) : undefined;
     const listed = t.listOwners[0];
     if (
-      t.situation === 'absentee_landlord' &&
+      (t.situation === 'absentee_landlord' || t.situation === 'moved_out_mailing_current') &&
       t.recordKind === 'person' &&
       t.tied &&
       t.mailing === 'owner_current' &&
-      t.residents.length > 0 &&
       owner?.current_phone &&
       !owner.deceased &&
       listed?.first_name &&
@@ -87,8 +86,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** The mapping select of a field (its label starts with the field's label). */
-const select = (label: string) => page.getByLabel(new RegExp(`^${label}( \\(optional\\))?$`));
+/** The mapping select of a field: a select's label reads with its options, so matched by its start. */
+const select = (label: string) => page.getByLabel(new RegExp(`^${label}(?: \\(optional\\))?(?![a-zA-Z ])`));
 
 /**
  * Uploads `file`, expects every field mapped as `expected` with no warning, starts the batch,
