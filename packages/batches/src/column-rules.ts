@@ -7,7 +7,13 @@
  * starts. Pure (no Node or server imports): the web console bundles this file to show
  * exactly the server's rules.
  */
-import { MAILING_FIELDS, PROPERTY_FIELDS, type PropertyField } from '@skiptrace/contracts/property-fields';
+import {
+  MAILING_FIELDS,
+  MAPPING_FIELDS,
+  PROPERTY_FIELDS,
+  type MappingField,
+  type PropertyField,
+} from '@skiptrace/contracts/property-fields';
 
 /**
  * The Property fields an input column can feed (@skiptrace/contracts); the four `mailing_*`
@@ -22,8 +28,8 @@ export { MAILING_FIELDS };
  * name in one column (DealMachine's `owner_1_name`, a roll's `OWNER`), split into first and
  * last name for rows whose own first/last name columns are empty (ingest.ts).
  */
-export const MAPPING_FIELDS = [...FIELDS, 'owner_name'] as const;
-export type Field = (typeof MAPPING_FIELDS)[number];
+export { MAPPING_FIELDS };
+export type Field = MappingField;
 
 /** Lower case, runs of anything but letters and digits become one `_`: "Property Address" → "property_address". */
 export const normalizeName = (name: string): string =>

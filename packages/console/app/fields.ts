@@ -5,17 +5,15 @@
 import {
   ADDRESS_FIELDS,
   MAILING_FIELDS,
+  MAPPING_FIELDS,
   NAME_FIELDS,
   PROPERTY_FIELDS as FIELDS,
+  type MappingField,
   type PropertyField as Field,
 } from '@skiptrace/contracts/property-fields';
 import type { Property } from './api.ts';
 
-export { FIELDS, MAILING_FIELDS, type Field };
-
-/** What a batch column can be mapped to: the Property fields and the owner's whole name (split by the server). */
-export const MAPPING_FIELDS = [...FIELDS, 'owner_name'] as const;
-export type MappingField = (typeof MAPPING_FIELDS)[number];
+export { FIELDS, MAILING_FIELDS, MAPPING_FIELDS, type Field, type MappingField };
 
 /** The seed's six: the property and the owner's name. */
 export const PROPERTY_FIELDS: readonly Field[] = [...ADDRESS_FIELDS, ...NAME_FIELDS];

@@ -1,21 +1,9 @@
 import { z } from 'zod';
 import { BatchSummary } from './messages.ts';
+import { MAPPING_FIELDS } from './property-fields.ts';
 
 /** The fields a column can be mapped to: the Property's (mailing address as four) and the owner's whole name. */
-const MappingField = z.enum([
-  'street_address',
-  'city',
-  'state',
-  'zip_code',
-  'first_name',
-  'last_name',
-  'mailing_street_address',
-  'mailing_city',
-  'mailing_state',
-  'mailing_zip_code',
-  'apn',
-  'owner_name',
-]);
+const MappingField = z.enum(MAPPING_FIELDS);
 
 /** field → input column name. */
 export const ColumnMapping = z
