@@ -1,25 +1,32 @@
 import { createBatchRows } from '@skiptrace/batches';
-import type { Property } from '@skiptrace/contracts';
-import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
+import type { Property, Role } from '@skiptrace/contracts';
+import { createTraceWorker, type TraceEngine, type TraceOutcome } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { ApiError, createHealth, silentLogger, type Logger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { RequestHandler, Router } from 'express';
-import { createWorkerService } from '@skiptrace/worker';
 import { createGatewayService } from '../src/gateway.service.ts';
 import type { GatewayAuth } from '../src/gateway.types.ts';
 
 /**
- * Test double of the bearer port: `Authorization: Bearer <account>:<scopes>` is taken
- * at its word. The real JWT verification has its own suite (packages/bearer) and the
- * end-to-end suite runs the gateway behind it.
+ * Test double of the bearer port: `Authorization: Bearer <account>:<scopes>` (an API
+ * client) or `Bearer <account>:<scopes>:<role>` (a signed-in user `usr_test` with that role)
+ * is taken at its word. The real JWT verification has its own suite (packages/bearer) and
+ * the end-to-end suite runs the gateway behind it.
  */
 export const testAuth: GatewayAuth = {
   authenticate: ((req, _res, next) => {
-    const m = /^Bearer ([\w-]+):([\w ,]*)$/.exec(req.get('authorization') ?? '');
+    const m = /^Bearer ([\w-]+):([\w ,]*)(?::(owner|admin|member|viewer))?$/.exec(req.get('authorization') ?? '');
     if (!m) return next(new ApiError('unauthorized', 'missing bearer token'));
-    req.auth = { accountId: m[1]!, clientId: 'test', subject: 'test', scopes: m[2]!.split(',') };
+    const role = m[3] as Role | undefined;
+    req.auth = {
+      accountId: m[1]!,
+      clientId: 'test',
+      subject: role ? 'usr_test' : 'test',
+      scopes: m[2]!.split(','),
+      ...(role ? { role } : {}),
+    };
     next();
   }) as RequestHandler,
   requireScope: (scope) => (req, _res, next) =>
@@ -58,7 +65,7 @@ export interface Harness {
   app: ReturnType<typeof createGatewayService>;
   db: Database;
   bus: MessageBus;
-  worker: ReturnType<typeof createWorkerService>;
+  worker: ReturnType<typeof createTraceWorker>;
   close(): Promise<void>;
 }
 
@@ -84,7 +91,7 @@ export async function createHarness(
   const db = createPgliteDatabase({});
   await db.migrate();
   const bus = await createBus();
-  const worker = createWorkerService({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
+  const worker = createTraceWorker({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
   await worker.start();
   const app = createGatewayService({
     db,
