@@ -1,3 +1,4 @@
+-- owner: @skiptrace/batches
 -- Any file a list comes in (#27): a batch may be uploaded as an Excel workbook, and an
 -- account's column mappings are remembered per header set, chosen again when the same
 -- header comes back (packages/batches/src/mappings.ts).

@@ -231,6 +231,8 @@ export const listRejects = defineRoute({
   summary: 'Rejected rows with their row numbers and reasons (JSON pages, or all as CSV)',
   tag: 'Batches',
   scope: 'read',
+  // The rows' input in bulk, as the export (which needs member too).
+  role: 'member',
   params: batchId,
   query: z.object({
     limit: z.coerce.number().int().min(1).max(500).default(50).describe('JSON: rows per page (1–500, default 50)'),
