@@ -11,4 +11,5 @@ export * from './batch-states.ts';
 export * from './clients.ts';
 export * from './members.ts';
 export * from './audit.ts';
+export * from './roles-table.ts';
 export * from './routes/index.ts';
