@@ -9,7 +9,9 @@ import type { GatewayDeps } from './gateway.types.ts';
 import { accountRateLimit } from './rate-limit.ts';
 import { createSkiptraceRouter } from './skiptrace.router.ts';
 
-const isBatchUpload = (req: Request) => req.method === 'POST' && req.path === '/property/skiptrace/batches';
+const isBatchUpload = (req: Request) =>
+  req.method === 'POST' &&
+  (req.path === '/property/skiptrace/batches' || req.path === '/property/skiptrace/batches/preview');
 
 /** Builds the public API app (does not listen). */
 export function createGatewayService(deps: GatewayDeps): express.Express {
