@@ -5,10 +5,11 @@
  * role), is refused an admin page, and the owner sees all of it in the audit log — the
  * invitation, its acceptance, the member's sign-in and the refusal.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { commands, runCli } from '@skiptrace/cli';
 import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createSystem, type System } from '@skiptrace/standalone';
 import { freePort } from '@skiptrace/testing';
@@ -137,5 +138,46 @@ describe('members and roles in the console', () => {
     const row = owner.getByRole('row').filter({ hasText: MEMBER.email });
     await row.getByText('active').waitFor();
     await expect(row.getByLabel(`Role of ${MEMBER.email}`).inputValue()).resolves.toBe('member');
+  }, 60_000);
+
+  it('manages members from the CLI through the API, as an admin API client', async () => {
+    const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    const secretFile = join(dataDir, 'client-secret');
+    await writeFile(secretFile, `${demo.clientSecret}\n`);
+    const auth = ['--api', base, '--client-id', demo.clientId, '--client-secret-file', secretFile];
+    const stdout: string[] = [];
+    const errors: string[] = [];
+    const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (stdout.push(String(chunk)), true));
+    const cli = (...argv: string[]) =>
+      runCli(argv, commands, { stdout: process.stdout, stderr: { write: (t: string) => errors.push(t) }, env: {} });
+    try {
+      expect(await cli('members', 'list', ...auth)).toBe(0);
+      const list = JSON.parse(stdout.at(-1)!) as { id: string; email: string; role: string }[];
+      const dana = list.find((m) => m.email === MEMBER.email)!;
+      expect(dana).toMatchObject({ role: 'member', status: 'active' });
+      expect(await cli('members', 'role', dana.id, '--role', 'viewer', ...auth)).toBe(0);
+      expect(JSON.parse(stdout.at(-1)!)).toMatchObject({ id: dana.id, role: 'viewer' });
+      expect(await cli('members', 'reset-password', dana.id, ...auth)).toBe(0);
+      expect(JSON.parse(stdout.at(-1)!).link).toMatch(/\/interaction\/reset\/[\w-]{43}$/);
+      // An API client with admin counts as an admin: no owners.
+      expect(await cli('members', 'invite', '--email', 'boss@team.test', '--role', 'owner', ...auth)).toBe(1);
+      expect(errors.at(-1)).toContain('only an owner may make, change, remove or reset an owner');
+      expect(await cli('members', 'invite', '--email', 'sam@team.test', '--role', 'bogus', ...auth)).toBe(2);
+      expect(await cli('members', 'invite', '--email', 'sam@team.test', ...auth)).toBe(0);
+      const invited = JSON.parse(stdout.at(-1)!) as { member: { id: string }; link: string };
+      expect(invited.link).toMatch(/\/interaction\/invitation\//);
+      expect(await cli('members', 'remove', invited.member.id, ...auth)).toBe(0);
+      expect(await cli('members', 'remove', invited.member.id, ...auth)).toBe(1);
+    } finally {
+      out.mockRestore();
+    }
+    // The member is a viewer now: the trace they could do is refused.
+    await member.getByRole('link', { name: 'Trace one property' }).click();
+    await member.getByLabel('Street address', { exact: true }).fill('1 Main St');
+    await member.getByLabel('City', { exact: true }).fill('Austin');
+    await member.getByLabel('State', { exact: true }).fill('TX');
+    await member.getByLabel('ZIP code', { exact: true }).fill('78701');
+    await member.getByRole('button', { name: 'Trace', exact: true }).click();
+    await member.getByRole('alert').filter({ hasText: 'you are viewer (error 1102)' }).waitFor();
   }, 60_000);
 });

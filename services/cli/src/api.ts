@@ -57,7 +57,7 @@ async function clientCredentialsToken(authUrl: string, clientId: string, secret:
 /** Builds the typed client for a command that needs `scope` (space-separated when several). */
 export async function connect(
   values: Values,
-  scope: 'read' | 'write' | 'read write',
+  scope: 'read' | 'write' | 'read write' | 'admin',
   env = process.env,
 ): Promise<ApiContext> {
   const base = apiBaseUrl(optionalString(values, 'api') ?? env.SKIPTRACE_API ?? 'http://localhost:8080');

@@ -5,6 +5,7 @@ import { clientsCreate } from './clients.ts';
 import { demoDataCommand } from './demo-data.ts';
 import { importSuppressionCommand } from './import-suppression.ts';
 import { importCommand, importPropertiesCommand } from './import.ts';
+import { memberCommands } from './members.ts';
 import { usersCreate } from './users.ts';
 
 /** Every command the CLI knows; each lives in its own file in this folder. */
@@ -17,4 +18,5 @@ export const commands: Command[] = [
   importSuppressionCommand,
   demoDataCommand,
   ...batchCommands,
+  ...memberCommands,
 ];
