@@ -77,6 +77,8 @@ function decompressed(
 
 export interface Upload {
   accountId: string;
+  /** The token's client_id, recorded with the batch (usage per client). */
+  clientId?: string;
   format: Format;
   map: ColumnMap;
   /** The body as sent. */
@@ -140,6 +142,7 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<Bat
     const result = await ingest({
       db,
       accountId,
+      clientId: upload.clientId,
       format: upload.format,
       body: decompressed(tap, upload.contentEncoding, config),
       map: upload.map,

@@ -9,4 +9,5 @@ export * from './openapi.ts';
 export * from './batches.ts';
 export * from './batch-states.ts';
 export * from './clients.ts';
+export * from './usage.ts';
 export * from './routes/index.ts';

@@ -3,6 +3,7 @@ import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
+import { createQuotaGuard, createUsage, createUsageRouter } from '@skiptrace/usage';
 import { createWebhooksRouter } from '@skiptrace/webhooks';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
@@ -50,9 +51,11 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
     clientId: CONSOLE_CLIENT_ID,
     sampleCsv: deps.consoleSampleCsv,
   });
+  const usage = createUsage(db);
   return createGatewayService({
     db,
     bus,
+    quota: createQuotaGuard({ usage, bus, logger }).middleware,
     batchRows: createBatchRows({ db, bus, logger }),
     auth,
     kv,
@@ -70,6 +73,12 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
         requireScope: bearer.requireScope,
       }),
       '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
+      '/usage': createUsageRouter({
+        usage,
+        requireScope: bearer.requireScope,
+        logger,
+        rateLimitPerMinute: config.http.rateLimitPerMinute,
+      }),
     },
   });
 }

@@ -2,6 +2,7 @@ import { batchRoutes } from './batches.routes.ts';
 import { clientRoutes } from './clients.routes.ts';
 import type { RouteSpec } from './route.ts';
 import { skiptraceRoutes } from './skiptrace.routes.ts';
+import { usageRoutes } from './usage.routes.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 
 export * from './route.ts';
@@ -10,6 +11,7 @@ export * as skiptraceApi from './skiptrace.routes.ts';
 export * as batchesApi from './batches.routes.ts';
 export * as webhooksApi from './webhooks.routes.ts';
 export * as clientsApi from './clients.routes.ts';
+export * as usageApi from './usage.routes.ts';
 
 /** Groups of the reference, in order. */
 export const API_TAGS = [
@@ -20,7 +22,8 @@ export const API_TAGS = [
   },
   { name: 'Webhooks', description: 'Signed event deliveries (Standard Webhooks), their log, replay and recovery.' },
   { name: 'API clients', description: "The account's OAuth clients for server-to-server access." },
+  { name: 'Usage', description: 'What the account used, per day or API client; monthly quotas.' },
 ];
 
 /** Every route of /api/v1 (except GET /openapi.json and the docs page, which need no token). */
-export const API_ROUTES: readonly RouteSpec[] = [...skiptraceRoutes, ...batchRoutes, ...webhookRoutes, ...clientRoutes];
+export const API_ROUTES: readonly RouteSpec[] = [...skiptraceRoutes, ...batchRoutes, ...webhookRoutes, ...clientRoutes, ...usageRoutes];
