@@ -20,7 +20,13 @@ import * as oauth from 'oauth4webapi';
 import { ERROR_CODES } from '@skiptrace/contracts';
 import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createSystem, type System } from '@skiptrace/standalone';
-import { authorizeOverHttp, clientCredentialsToken, createTestDatabaseUrl, type TestDatabase } from '@skiptrace/testing';
+import {
+  authorizeOverHttp,
+  clientCredentialsToken,
+  createTestDatabaseUrl,
+  freePort,
+  type TestDatabase,
+} from '@skiptrace/testing';
 
 const MAIN = fileURLToPath(new URL('../../services/cli/src/main.ts', import.meta.url));
 const SEED = 77;
@@ -52,7 +58,7 @@ describe.each<Mode>(['embedded', 'postgres'])('every CLI command against a runni
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), `cli-running-${mode}-`));
     const env: NodeJS.ProcessEnv = {
-      PORT: '0',
+      PORT: String(await freePort()),
       SKIPTRACE_DATA_DIR: join(dir, 'data'),
       SKIPTRACE_DEMO_ROWS: '0',
       LOG_LEVEL: 'silent',
