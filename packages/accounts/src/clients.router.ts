@@ -4,6 +4,7 @@
  * Everything is scoped to req.auth.accountId; another account's client is 404. The
  * plaintext secret leaves only in the create and rotate answers.
  */
+import { auditContext, type AuditLog } from '@skiptrace/audit';
 import { clientsApi, type ApiClient, type ApiClientWithSecret, type ApiScope } from '@skiptrace/contracts';
 import { accountOf, ApiError, mountRoute, notFound, type Logger } from '@skiptrace/runtime';
 import { Router, type RequestHandler } from 'express';
@@ -13,6 +14,8 @@ export interface ClientsRouterDeps {
   accounts: Accounts;
   requireScope(scope: ApiScope): RequestHandler;
   logger: Logger;
+  /** Where created, rotated and revoked clients are recorded. */
+  audit: AuditLog;
 }
 
 export function clientView(record: ClientRecord): ApiClient {
@@ -32,7 +35,7 @@ const withSecret = (record: ClientRecord, secret: string): ApiClientWithSecret =
 });
 
 export function createClientsRouter(deps: ClientsRouterDeps): Router {
-  const { accounts } = deps;
+  const { accounts, audit } = deps;
   const log = deps.logger.child({ scope: 'clients-api' });
   const router = Router();
   const mount = { router, requireScope: deps.requireScope, base: '/clients' };
@@ -49,6 +52,12 @@ export function createClientsRouter(deps: ClientsRouterDeps): Router {
       scopes: body.scopes.join(' '),
     });
     log.info({ clientId: client.clientId, accountId: client.accountId }, 'api client created');
+    await audit.record({
+      ...auditContext(req),
+      action: 'client.created',
+      target: { type: 'client', id: client.clientId },
+      details: { scopes: body.scopes },
+    });
     res.status(201).location(`${req.baseUrl}/${client.clientId}`).json(withSecret(client, clientSecret!));
   });
 
@@ -62,12 +71,18 @@ export function createClientsRouter(deps: ClientsRouterDeps): Router {
     }
     if (!rotated) throw notFound('client');
     log.info({ clientId: params.id, accountId: accountOf(req) }, 'api client secret rotated');
+    await audit.record({
+      ...auditContext(req),
+      action: 'client.secret_rotated',
+      target: { type: 'client', id: params.id },
+    });
     res.json(withSecret(rotated.client, rotated.clientSecret));
   });
 
   mountRoute(mount, clientsApi.revokeApiClient, async ({ params }, req, res) => {
     if (!(await accounts.revokeClient(accountOf(req), params.id))) throw notFound('client');
     log.info({ clientId: params.id, accountId: accountOf(req) }, 'api client revoked');
+    await audit.record({ ...auditContext(req), action: 'client.revoked', target: { type: 'client', id: params.id } });
     res.status(204).end();
   });
 

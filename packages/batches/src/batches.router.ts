@@ -5,6 +5,7 @@
  * JSON parser for that path).
  */
 import { batchesApi, isOpenBatch, type ApiScope, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
+import { auditContext, createAuditLog } from '@skiptrace/audit';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import {
@@ -57,6 +58,7 @@ const CURSOR = 'batch';
 export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   const { db, bus, auth } = deps;
   const config = BatchesConfig.parse(deps.config ?? {});
+  const audit = createAuditLog(db);
   const exportSlots = createExportSlots({ perAccount: config.exportsPerAccount, perProcess: config.exportsPerProcess });
   const router = Router();
   // skiptrace_batches{status}: read at scrape time from the store every replica shares.
@@ -140,6 +142,12 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
           ? 'text/csv'
           : req.accepts(['text/csv', 'application/x-ndjson']);
     const csv = type !== 'application/x-ndjson';
+    await audit.record({
+      ...auditContext(req),
+      action: 'export.downloaded',
+      target: { type: 'batch', id: String(row.id) },
+      details: { format: csv ? 'csv' : 'ndjson', status: row.status, rows: row.total },
+    });
     res.status(200);
     res.set('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
     res.set('Content-Disposition', `attachment; filename="batch-${row.id}.${csv ? 'csv' : 'ndjson'}"`);
@@ -163,6 +171,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     if (!row) throw notFound('batch');
     if (query.purge === 'true') {
       await deleteBatchData(db, id);
+      await audit.record({ ...auditContext(req), action: 'batch.erased', target: { type: 'batch', id } });
       return void res.status(204).end();
     }
     if (row.status === 'completed' || row.status === 'failed') {

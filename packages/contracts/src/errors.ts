@@ -29,6 +29,11 @@ export const ERROR_CODES = {
   headers_too_large: { code: 1008, status: 431, meaning: 'The request headers are larger than the server accepts' },
   unauthorized: { code: 1100, status: 401, meaning: 'Missing, malformed, expired or unverifiable bearer token' },
   insufficient_scope: { code: 1101, status: 403, meaning: 'The token lacks the scope the operation needs' },
+  insufficient_role: {
+    code: 1102,
+    status: 403,
+    meaning: "The signed-in member's role does not allow the operation (docs/oauth.md, roles)",
+  },
   not_found: { code: 1200, status: 404, meaning: 'No such resource for this account' },
   method_not_allowed: { code: 1201, status: 405, meaning: 'The method is not supported on this path' },
   conflict: { code: 1202, status: 409, meaning: 'The resource is in a state that does not allow the operation' },

@@ -10,4 +10,6 @@ export * from './batches.ts';
 export * from './batch-states.ts';
 export * from './clients.ts';
 export * from './usage.ts';
+export * from './members.ts';
+export * from './audit.ts';
 export * from './routes/index.ts';

@@ -3,7 +3,7 @@ import { ERROR_CODES, ErrorBody, type ErrorName } from './errors.ts';
 import { BatchSummary } from './messages.ts';
 import type { Scope } from './oauth.ts';
 import { PropertyResponse, StoredProperty } from './property.ts';
-import { API_ROUTES, API_TAGS, COMMON_ERRORS, type RouteSpec } from './routes/index.ts';
+import { API_ROUTES, API_TAGS, COMMON_ERRORS, leastRoleOf, type RouteSpec } from './routes/index.ts';
 import { QuotaWarning } from './usage.ts';
 
 /**
@@ -47,6 +47,7 @@ const EXAMPLE_MESSAGES: Record<ErrorName, string> = {
   headers_too_large: 'request headers are too large',
   unauthorized: 'a bearer access token is required',
   insufficient_scope: 'this operation needs the write scope',
+  insufficient_role: 'this operation needs the admin role; you are a member',
   not_found: 'resource not found',
   method_not_allowed: 'PUT is not allowed on /property/skiptrace; use GET, HEAD, POST',
   conflict: 'the resource is in a state that does not allow the operation',
@@ -110,6 +111,7 @@ function operation(route: RouteSpec): ZodOpenApiOperationObject {
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
     security: security(route.scope),
+    'x-least-role': leastRoleOf(route),
     requestParams: {
       ...(route.params ? { path: route.params } : {}),
       ...(route.query ? { query: route.query } : {}),

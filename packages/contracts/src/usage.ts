@@ -4,14 +4,7 @@ import { z } from 'zod';
  * Usage and quotas (`/api/v1/usage`): what an account and each of its API clients used,
  * counted where the work is stored (once, whatever the retries), per UTC day.
  */
-export const USAGE_COUNTERS = [
-  'sync_traces',
-  'batch_rows',
-  'hits',
-  'misses',
-  'phones',
-  'webhook_deliveries',
-] as const;
+export const USAGE_COUNTERS = ['sync_traces', 'batch_rows', 'hits', 'misses', 'phones', 'webhook_deliveries'] as const;
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD');

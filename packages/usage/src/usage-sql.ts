@@ -10,14 +10,7 @@
 /** The current UTC day, as the usage rows key it. */
 export const UTC_DAY_SQL = `(now() AT TIME ZONE 'UTC')::date`;
 
-export const USAGE_COLUMNS = [
-  'sync_traces',
-  'batch_rows',
-  'hits',
-  'misses',
-  'phones',
-  'webhook_deliveries',
-] as const;
+export const USAGE_COLUMNS = ['sync_traces', 'batch_rows', 'hits', 'misses', 'phones', 'webhook_deliveries'] as const;
 
 /**
  * `INSERT INTO usage_daily … <select> … ON CONFLICT … DO UPDATE` adding to the row. `select`

@@ -51,7 +51,8 @@ export function createUsageRouter(deps: UsageRouterDeps): Router {
     const to = query.to ?? new Date().toISOString().slice(0, 10);
     const span = (dayOf(to, 'to') - dayOf(from, 'from')) / DAY_MS;
     if (span < 0) throw new ApiError('invalid_parameter', 'from: must not be after to');
-    if (span >= MAX_RANGE_DAYS) throw new ApiError('invalid_parameter', `to: at most ${MAX_RANGE_DAYS} days after from`);
+    if (span >= MAX_RANGE_DAYS)
+      throw new ApiError('invalid_parameter', `to: at most ${MAX_RANGE_DAYS} days after from`);
     const [{ totals, data }, status] = await Promise.all([
       usage.read(accountId, { from, to, groupBy: query.group_by }),
       usage.status(accountId),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditEnv, type AuditConfig } from '@skiptrace/audit';
 import { batchesApiConfigFrom, batchesApiEnv, type BatchesConfig } from '@skiptrace/batches';
 import { webhookConfig, webhookEnv, type WebhookConfig } from '@skiptrace/webhooks';
 import { brokerEnv, commonEnv, databaseEnv, envInt, envPort, issuerEnv, redisEnv } from '@skiptrace/runtime';
@@ -44,6 +45,7 @@ export const gatewayEnv = z.object({
   SKIPTRACE_WEBHOOK_ALLOW_PRIVATE: webhookEnv.SKIPTRACE_WEBHOOK_ALLOW_PRIVATE,
   SKIPTRACE_WEBHOOK_LOOPBACK_ONLY: webhookEnv.SKIPTRACE_WEBHOOK_LOOPBACK_ONLY,
   ...batchesApiEnv,
+  ...auditEnv,
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 
@@ -53,6 +55,7 @@ export interface GatewayProcessConfig {
   bearer: { issuer: string; audience: string; jwksUrl: string };
   webhooks: WebhookConfig;
   batches: BatchesConfig;
+  audit: AuditConfig;
 }
 
 /** The gateway's settings from its parsed environment; the one-process mode calls it too. */
@@ -73,5 +76,6 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayProcessConfig {
       loopbackOnly: env.SKIPTRACE_WEBHOOK_LOOPBACK_ONLY,
     }),
     batches: batchesApiConfigFrom(env),
+    audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
   };
 }

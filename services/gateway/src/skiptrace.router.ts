@@ -1,3 +1,4 @@
+import { auditContext, createAuditLog } from '@skiptrace/audit';
 import { skiptraceApi, type SkipTraceJob } from '@skiptrace/contracts';
 import {
   checkIdempotencyKey,
@@ -38,6 +39,7 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
   });
 
   const mount = { router, requireScope: auth.requireScope };
+  const audit = createAuditLog(db);
 
   mountRoute(mount, skiptraceApi.skipTrace, async ({ body: property, headers }, req, res) => {
     const key = checkIdempotencyKey(headers['Idempotency-Key']);
@@ -106,6 +108,8 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
   mountRoute(mount, skiptraceApi.deletePlant, async ({ params }, req, res) => {
     const deleted = await eraseProperty(db, batchRows, accountOf(req), params.id);
     if (!deleted) throw notFound('property');
+    // The entry names the property's id only: its address and phones are gone with it.
+    await audit.record({ ...auditContext(req), action: 'result.erased', target: { type: 'property', id: params.id } });
     res.status(204).end();
   });
 

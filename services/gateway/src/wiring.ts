@@ -1,4 +1,5 @@
 import { createAccounts, createClientsRouter } from '@skiptrace/accounts';
+import { auditContext, createAuditLog, createAuditRouter, startAuditSweep } from '@skiptrace/audit';
 import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
@@ -52,6 +53,9 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
     sampleCsv: deps.consoleSampleCsv,
   });
   const usage = createUsage(db);
+  const audit = createAuditLog(db);
+  // Hourly, unref'd: it never holds the process open.
+  startAuditSweep(audit, config.audit.retentionDays, logger);
   return createGatewayService({
     db,
     bus,
@@ -72,12 +76,25 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
         config: config.webhooks,
         requireScope: bearer.requireScope,
       }),
-      '/clients': createClientsRouter({ accounts: createAccounts(db), requireScope: bearer.requireScope, logger }),
+      '/clients': createClientsRouter({
+        accounts: createAccounts(db),
+        requireScope: bearer.requireScope,
+        logger,
+        audit,
+      }),
+      '/audit': createAuditRouter({ audit, requireScope: bearer.requireScope }),
       '/usage': createUsageRouter({
         usage,
         requireScope: bearer.requireScope,
         logger,
         rateLimitPerMinute: config.http.rateLimitPerMinute,
+        onQuotaChanged: ({ req, accountId, before, after }) =>
+          audit.record({
+            ...auditContext(req),
+            action: 'quota.changed',
+            target: { type: 'account', id: accountId },
+            details: { before, after },
+          }),
       }),
     },
   });

@@ -1,6 +1,7 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/accounts';
+import { createAuditLog, createAuditRouter } from '@skiptrace/audit';
 import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
 import { createWebhooksRouter, webhookConfig } from '@skiptrace/webhooks';
@@ -36,7 +37,13 @@ async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
         config: webhookConfig({ allowPrivate: true }),
         requireScope: testAuth.requireScope,
       }),
-      '/clients': createClientsRouter({ accounts, requireScope: testAuth.requireScope, logger }),
+      '/clients': createClientsRouter({
+        accounts,
+        requireScope: testAuth.requireScope,
+        logger,
+        audit: createAuditLog(db),
+      }),
+      '/audit': createAuditRouter({ audit: createAuditLog(db), requireScope: testAuth.requireScope }),
     },
   });
 }

@@ -146,7 +146,8 @@ export function createAdminRouter(deps: { db: Database; token?: string }): Admin
     json,
     wrap(async (req) => {
       const parsed = QuotaUpdate.safeParse(req.body);
-      if (!parsed.success) throw new ApiError('validation_failed', parsed.error.issues.map((issue) => issue.message).join('; '));
+      if (!parsed.success)
+        throw new ApiError('validation_failed', parsed.error.issues.map((issue) => issue.message).join('; '));
       const accountId = String(req.params.account);
       if (!(await accounts.findAccount(accountId))) throw new ApiError('not_found', 'account not found');
       return { quotas: await usage.setQuotas(accountId, parsed.data) };

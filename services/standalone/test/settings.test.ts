@@ -54,6 +54,7 @@ const CASES: Record<string, string> = {
   BATCH_MAX_INFLATED_BYTES: '65536',
   BATCH_MAX_INFLATION_RATIO: '50',
   BATCH_UPLOAD_HEARTBEAT_MS: '2000',
+  AUDIT_RETENTION_DAYS: '30',
   SKIPTRACE_ADMIN_TOKEN: 'an-operator-secret-of-32-chars!!',
   AUTH_SIGNING_KEYS: JSON.stringify({
     keys: [

@@ -123,6 +123,8 @@ export const exportBatch = defineRoute({
     'The format follows ?format=, else the Accept header, else CSV.',
   tag: 'Batches',
   scope: 'read',
+  // A download is a data export: members and above, not viewers (docs/oauth.md, roles).
+  role: 'member',
   params: batchId,
   query: z.object({ format: z.enum(['csv', 'ndjson']).optional().describe('Overrides the Accept header') }),
   responses: {

@@ -1,4 +1,5 @@
 import { batchRoutes } from './batches.routes.ts';
+import { auditRoutes } from './audit.routes.ts';
 import { clientRoutes } from './clients.routes.ts';
 import type { RouteSpec } from './route.ts';
 import { skiptraceRoutes } from './skiptrace.routes.ts';
@@ -12,6 +13,7 @@ export * as batchesApi from './batches.routes.ts';
 export * as webhooksApi from './webhooks.routes.ts';
 export * as clientsApi from './clients.routes.ts';
 export * as usageApi from './usage.routes.ts';
+export * as auditApi from './audit.routes.ts';
 
 /** Groups of the reference, in order. */
 export const API_TAGS = [
@@ -23,7 +25,15 @@ export const API_TAGS = [
   { name: 'Webhooks', description: 'Signed event deliveries (Standard Webhooks), their log, replay and recovery.' },
   { name: 'API clients', description: "The account's OAuth clients for server-to-server access." },
   { name: 'Usage', description: 'What the account used, per day or API client; monthly quotas.' },
+  { name: 'Audit log', description: 'Who did what to the account, when and from where.' },
 ];
 
 /** Every route of /api/v1 (except GET /openapi.json and the docs page, which need no token). */
-export const API_ROUTES: readonly RouteSpec[] = [...skiptraceRoutes, ...batchRoutes, ...webhookRoutes, ...clientRoutes, ...usageRoutes];
+export const API_ROUTES: readonly RouteSpec[] = [
+  ...skiptraceRoutes,
+  ...batchRoutes,
+  ...webhookRoutes,
+  ...clientRoutes,
+  ...usageRoutes,
+  ...auditRoutes,
+];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorName } from '../errors.ts';
+import { LEAST_ROLE_OF_SCOPE, type Role } from '../members.ts';
 import type { Scope } from '../oauth.ts';
 
 /**
@@ -32,6 +33,8 @@ export interface RouteSpec {
   tag: string;
   /** Scope the bearer token needs. */
   scope: ApiScope;
+  /** Least role of the caller (members.ts); default by scope: read viewer, write member, admin admin. */
+  role?: Role;
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** Request headers, in their canonical spelling (`Idempotency-Key`). */
@@ -51,10 +54,15 @@ export interface RouteSpec {
 /** Keeps the literal type of a spec, so handlers get typed params, query and body. */
 export const defineRoute = <const S extends RouteSpec>(spec: S): S => spec;
 
+/** The least role a route needs: its own, else the one of its scope. */
+export const leastRoleOf = (spec: Pick<RouteSpec, 'scope' | 'role'>): Role =>
+  spec.role ?? LEAST_ROLE_OF_SCOPE[spec.scope];
+
 /** Errors every authenticated route can answer with. */
 export const COMMON_ERRORS: readonly ErrorName[] = [
   'unauthorized',
   'insufficient_scope',
+  'insufficient_role',
   'rate_limited',
   'unavailable',
 ];
