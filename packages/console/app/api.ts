@@ -128,3 +128,9 @@ export const rotateClientSecret = (id: string) =>
   body(api().POST('/clients/{id}/rotate-secret', { params: { path: { id } } }));
 export const revokeClient = (id: string) => body(api().DELETE('/clients/{id}', { params: { path: { id } } }));
 // #endregion
+
+// #region Usage
+export type Usage = Schemas['Usage'];
+export const getUsage = (query: { from?: string; to?: string; group_by: 'day' | 'client' }) =>
+  body(api().GET('/usage', { params: { query } }));
+// #endregion

@@ -6,6 +6,7 @@ import { BatchesPage } from './pages/batches.tsx';
 import { ClientsPage } from './pages/clients.tsx';
 import { HistoryPage } from './pages/history.tsx';
 import { TracePage } from './pages/trace.tsx';
+import { UsagePage } from './pages/usage.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { Link, useRoute } from './router.tsx';
 
@@ -19,6 +20,7 @@ const NAV: Route[] = [
   { path: '/history', label: 'History' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/clients', label: 'API clients' },
+  { path: '/usage', label: 'Usage' },
 ];
 
 function page(path: string) {
@@ -28,6 +30,7 @@ function page(path: string) {
   if (path === '/history') return <HistoryPage />;
   if (path === '/webhooks') return <WebhooksPage />;
   if (path === '/clients') return <ClientsPage />;
+  if (path === '/usage') return <UsagePage />;
   return <BatchesPage />;
 }
 

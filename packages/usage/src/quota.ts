@@ -61,7 +61,8 @@ export function createQuotaGuard({ usage, bus, logger }: QuotaGuardDeps): QuotaG
       if (limit === null) continue;
       const used = kind.used(status);
       if (used >= limit * QUOTA_WARNING_SHARE && !status.warned.has(kind.quota)) {
-        warn(accountId, status, kind.quota, limit, used).catch((err: unknown) =>
+        // Awaited (once a month per quota): the requests after this one find it recorded.
+        await warn(accountId, status, kind.quota, limit, used).catch((err: unknown) =>
           logger.warn({ err, accountId, quota: kind.quota }, 'quota warning not sent; tried again on the next request'),
         );
       }
