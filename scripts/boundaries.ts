@@ -10,7 +10,10 @@
 //   - no source file imports a workspace package its package.json does not declare, nor reaches
 //     into another package's directory by a relative path;
 //   - no import circle between a package's files (type-only imports count: a circle of types
-//     is still two files that cannot be read, moved or owned apart).
+//     is still two files that cannot be read, moved or owned apart);
+//   - every table and view the migrations create has an owner (a `-- owner: @skiptrace/x` line
+//     before it in its migration file), and a package's sources name only its own tables and
+//     the views of itself or of packages it declares: no package reads another's tables.
 // The last check is needed besides the compiler: pnpm links only declared packages, and a
 // composite project may not compile another project's sources it does not reference (TS6307),
 // but a package linked at the root (the root's own devDependencies) resolves from everywhere
@@ -108,9 +111,6 @@ const SERVICE_EXCEPTIONS: Record<string, Record<string, string>> = {
     '@skiptrace/auth': 'the one-process mode composes the four services',
     '@skiptrace/worker': 'the one-process mode composes the four services',
     '@skiptrace/dispatcher': 'the one-process mode composes the four services',
-  },
-  '@skiptrace/gateway': {
-    '@skiptrace/worker': "devDependency: the test harness answers sync traces with the worker's handler",
   },
 };
 
@@ -317,6 +317,85 @@ export async function writeReferences(repo: string, packages: WorkspacePackage[]
   return written;
 }
 
+/** Where the migrations live (packages/storage: both adapters apply them). */
+const MIGRATIONS_DIR = 'packages/storage/migrations';
+const OWNER_LINE = /^--\s*owner:\s*(\S+)\s*$/;
+const CREATE = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/i;
+
+export interface Relation {
+  kind: 'table' | 'view';
+  owner: string | undefined;
+  file: string;
+}
+
+/**
+ * The tables and views the migrations create, each with its owner: the last `-- owner:` line
+ * above it in its file. A later migration that only alters a relation needs no owner line.
+ */
+export function readRelations(repo: string): Map<string, Relation> {
+  const relations = new Map<string, Relation>();
+  const dir = join(repo, MIGRATIONS_DIR);
+  if (!existsSync(dir)) return relations;
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
+    let owner: string | undefined;
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      const declared = OWNER_LINE.exec(line.trim());
+      if (declared) owner = declared[1];
+      const created = CREATE.exec(line);
+      if (created && !relations.has(created[2]!.toLowerCase()))
+        relations.set(created[2]!.toLowerCase(), {
+          kind: created[1]!.toLowerCase() as 'table' | 'view',
+          owner,
+          file: `${MIGRATIONS_DIR}/${file}`,
+        });
+    }
+  }
+  return relations;
+}
+
+// A relation named in SQL (after FROM, JOIN, INTO, UPDATE, TABLE, ANALYZE, TRUNCATE), or as
+// the table argument of the storage helpers that take one by name.
+const SQL_RELATION = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE|ANALYZE|TRUNCATE)\s+(?:ONLY\s+)?([a-z_][a-z0-9_]*)\b/g;
+const NAMED_RELATION = /\b(?:copyRows|analyzeAfterLoad|idempotencyStore)\(\s*(?:[\w.]+\s*,\s*)?'([a-z_][a-z0-9_]*)'/g;
+
+/** Relations without an owner, owners that are not packages, and sources naming a relation they may not. */
+export function checkTableOwners(repo: string, packages: WorkspacePackage[]): string[] {
+  const problems: string[] = [];
+  const relations = readRelations(repo);
+  const names = new Set(packages.map((p) => p.name));
+  for (const [name, relation] of relations) {
+    if (relation.owner === undefined)
+      problems.push(
+        `${relation.file}: ${relation.kind} ${name} has no owner (add a line \`-- owner: @skiptrace/<package>\` above it)`,
+      );
+    else if (!names.has(relation.owner))
+      problems.push(
+        `${relation.file}: ${relation.kind} ${name} is owned by ${relation.owner}, which is not a workspace package`,
+      );
+  }
+  for (const p of packages) {
+    const readable = new Set([p.name, ...p.declared]);
+    for (const file of sourceFiles(resolve(repo, p.dir, 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      const named = new Set([...text.matchAll(SQL_RELATION), ...text.matchAll(NAMED_RELATION)].map((m) => m[1]!));
+      for (const name of named) {
+        const relation = relations.get(name);
+        if (!relation?.owner || relation.owner === p.name) continue;
+        if (relation.kind === 'view' && readable.has(relation.owner)) continue;
+        problems.push(
+          `${posix(relative(repo, file))}: names ${relation.kind} ${name} of ${relation.owner}` +
+            (relation.kind === 'table'
+              ? ' (use a function or a published view of its owner)'
+              : ', which it does not declare'),
+        );
+      }
+    }
+  }
+  return problems;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const packages = listPackages(root);
   if (process.argv.includes('--write')) {
@@ -328,6 +407,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...checkBoundaries(root, packages),
     ...checkImports(root, packages),
     ...checkCircles(root, packages),
+    ...checkTableOwners(root, packages),
   ];
   for (const problem of problems) console.error(problem);
   if (problems.length) process.exit(1);

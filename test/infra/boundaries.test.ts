@@ -147,6 +147,51 @@ describe('package boundaries', () => {
     expect(result.stderr).toContain('services/s/package.json: declares the service @fx/t');
   });
 
+  describe('tables', () => {
+    const migration = (name: string, sql: string) => write(`packages/storage/migrations/${name}`, sql);
+    // (Joined so that the boundaries check does not take these lines for SQL of its own.)
+    const sql = (...words: string[]) => words.join(' ');
+
+    beforeEach(() => {
+      pkg('a', { '@fx/b': 'workspace:*' }, ['b']);
+      migration('001_b.sql', sql('-- owner: @fx/b\nCREATE TABLE IF NOT EXISTS', 'widgets (id int);\n'));
+      migration(
+        '002_views.sql',
+        sql('-- owner: @fx/b\nCREATE OR REPLACE VIEW', 'widget_names AS SELECT id FROM widgets;\n'),
+      );
+    });
+
+    it("a package naming another package's table fails the boundaries check; its published view passes", () => {
+      write('packages/a/src/read.ts', sql('export const q = `SELECT id', 'FROM widgets`;\n'));
+      const result = boundaries();
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('packages/a/src/read.ts: names table widgets of @fx/b');
+      write('packages/a/src/read.ts', sql('export const q = `SELECT id', 'FROM widget_names`;\n'));
+      expect(boundaries().status).toBe(0);
+    });
+
+    it('a table written by name through a storage helper counts too', () => {
+      write('packages/a/src/write.ts', sql('export const w = (db: any) => db.copyRows(', "'widgets', ['id'], []);\n"));
+      expect(boundaries().stderr).toContain('packages/a/src/write.ts: names table widgets of @fx/b');
+    });
+
+    it("a view of a package not declared fails; the owner's own table passes", () => {
+      pkg('a', {}, []);
+      write('packages/a/src/index.ts', sql('export const q = `SELECT id', 'FROM widget_names`;\n'));
+      write('packages/b/src/index.ts', sql('export const q = `SELECT id', 'FROM widgets`;\n'));
+      const result = boundaries();
+      expect(result.stderr).toContain(
+        'packages/a/src/index.ts: names view widget_names of @fx/b, which it does not declare',
+      );
+      expect(result.stderr).not.toContain('packages/b/src');
+    });
+
+    it('a table without an owner line fails the boundaries check', () => {
+      migration('003_orphan.sql', sql('CREATE TABLE', 'orphans (id int);\n'));
+      expect(boundaries().stderr).toContain('003_orphan.sql: table orphans has no owner');
+    });
+  });
+
   it('a dependency cycle fails the boundaries check', () => {
     pkg('a', { '@fx/b': 'workspace:*' }, ['b']);
     pkg('b', { '@fx/a': 'workspace:*' }, ['a']);

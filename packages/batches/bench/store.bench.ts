@@ -20,7 +20,7 @@ import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { phonesIn } from '@skiptrace/usage';
 import { LOAD_PENDING, STORE_OUTCOMES } from '../src/chunk.handler.ts';
-import { PROPERTY_COLUMNS } from '../src/ingest.ts';
+import { BATCH_INPUT_COLUMNS } from '@skiptrace/core';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '100000' }, block: { type: 'string', default: '20' } },
@@ -120,7 +120,7 @@ async function newBatch(db: Database, account: string): Promise<string> {
       [street, 'Austin', 'TX', '78701', 'Ann', `Lee${i}`],
     ];
   });
-  await db.copyRows('properties', PROPERTY_COLUMNS, data);
+  await db.copyRows('properties', BATCH_INPUT_COLUMNS, data);
   await db.query(
     `INSERT INTO batch_chunks (batch_id, from_row, to_row, state)
      SELECT $1::bigint, g, LEAST(g + $2 - 1, $3), 'queued' FROM generate_series(1, $3, $2) AS g`,

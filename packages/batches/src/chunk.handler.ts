@@ -83,9 +83,9 @@ export function addressKey(r: PropertyColumns): string {
   ].join('\u001f');
 }
 
-// $1 batch id (text, as properties.batch_id), $2 the same as bigint, $3..$4 the row range,
+// $1 batch id (text, as batch_inputs.batch_id), $2 the same as bigint, $3..$4 the row range,
 // $5 the reuse TTL in seconds (0: no reuse). Each pending row probes, for a result of the same
-// account and key younger than the TTL, the synchronous results (properties_trace_key) and
+// account and key younger than the TTL, the synchronous results (core's reusable_traces, index properties_trace_key) and
 // the batch results (batch_results_reuse), newest first, one row each (LATERAL … LIMIT 1:
 // index probes whatever statistics the tables have); the newer of the two is picked in Node
 // (a UNION ALL … ORDER BY … LIMIT 1 per row cost PostgreSQL an Append and a Sort per row). Which rows are pending is one probe per
@@ -98,13 +98,12 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
        q.owner_facts AS q_owner_facts, extract(epoch FROM q.completed_at)::float8 AS q_at,
        r.status AS r_status, r.results::text AS r_results, r.error AS r_error, r.people_total AS r_people_total,
        r.owner_facts AS r_owner_facts, extract(epoch FROM r.completed_at)::float8 AS r_at
-  FROM properties p
+  FROM batch_inputs p
   LEFT JOIN LATERAL (
     SELECT q.status, q.results::text AS results, q.error, q.people_total, q.owner_facts::text AS owner_facts, q.completed_at
-      FROM properties q
+      FROM reusable_traces q
      WHERE $5::double precision > 0 AND q.account_id = p.account_id
        AND lower(q.street_address) = lower(p.street_address) AND left(q.zip_code, 5) = left(p.zip_code, 5)
-       AND q.status IN ('completed', 'no_match')
        AND q.completed_at > now() - make_interval(secs => $5::double precision)
        AND lower(q.city) = lower(p.city) AND upper(q.state) = upper(p.state)
        AND lower(coalesce(q.first_name, '')) = lower(coalesce(p.first_name, ''))
@@ -126,7 +125,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // $1 batch id (bigint), $2 the same as text, $3..$4 the chunk's row range, then the outcomes
 // by row as arrays, zipped by position (ROWS FROM); the results as one JSON array text ($9),
 // joined from the rows' JSON in Node: a text[] of JSON documents cost Node an escaping pass
-// over every document (pg's array literal), about 4 % of the chunk worker's CPU. Only rows whose properties row still exists are stored (one erased meanwhile
+// over every document (pg's array literal), about 4 % of the chunk worker's CPU. Only rows whose batch input still exists are stored (one erased meanwhile
 // is not), each once; the chunk's counters grow by what was inserted, in the same statement,
 // and so does the usage of the batch's account and client (@skiptrace/usage): $12 the phones
 // of each row's result as Node counted them, -1 for a reused result passed through as text
@@ -140,7 +139,7 @@ WITH stored AS (
     FROM ROWS FROM (unnest($5::int[]), unnest($6::text[]), unnest($7::bool[]), unnest($8::text[]),
                     json_array_elements($9::json), unnest($10::int[]), unnest($11::text[]))
       AS u(row_number, status, reused, error, results, people_total, owner_facts)
-    JOIN properties p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
+    JOIN batch_inputs p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
   ON CONFLICT DO NOTHING
   RETURNING row_number, status, reused, results
 ), phones AS (

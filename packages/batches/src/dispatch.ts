@@ -175,7 +175,7 @@ export interface SweepReport {
  */
 export async function failBatch(db: Database, bus: MessageBus, batchId: string, reason: string): Promise<boolean> {
   const { rows } = await db.query<BatchRow & { pending: number }>(
-    `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM properties p
+    `SELECT ${BATCH_COLUMNS}, (SELECT count(*)::int FROM batch_inputs p
        WHERE p.batch_id = b.id::text AND ${pendingSql('p', 'b.id')}) AS pending
      FROM ${BATCH_FROM} WHERE b.id = $1::bigint AND b.status IN ${OPEN_SQL}`,
     [batchId],
@@ -233,7 +233,7 @@ export async function endInterruptedUploads(db: Database, bus: MessageBus, lease
       `UPDATE batches SET status = 'running', error = $3::text, updated_at = now(), started_at = coalesce(started_at, now()),
          rejected = (SELECT count(*)::int FROM batch_rejects r WHERE r.batch_id = batches.id),
          total = (SELECT count(*)::int FROM batch_rejects r WHERE r.batch_id = batches.id)
-               + (SELECT count(*)::int FROM properties p WHERE p.batch_id = batches.id::text)
+               + (SELECT count(*)::int FROM batch_inputs p WHERE p.batch_id = batches.id::text)
        WHERE id = $1::bigint AND status = 'receiving' AND ${lapsed('$2')}`,
       [b.id, leaseMs, UPLOAD_INTERRUPTED],
     );

@@ -66,11 +66,11 @@ export type ExportRow<T> = { kind: 'traced'; row: T } | { kind: 'rejected'; row:
 
 // Each format reads only its columns: parsing timestamps nobody prints was a tenth of the
 // CSV export's CPU time at 1 M rows. A row's outcome is its batch_results row, or (rows traced
-// before that table existed) the outcome columns of its properties row; both bounded by the
+// before that table existed) the outcome columns of its batch input; both bounded by the
 // page's row range, so either join order reads only the page. NDJSON takes the results as
 // JSON text and splices it into the line (no parse and stringify of every row's results), and
 // so the owner facts (owners of record, mailing address used), from the same row as the results.
-const OUTCOME_JOIN = `FROM properties p LEFT JOIN batch_results r
+const OUTCOME_JOIN = `FROM batch_inputs p LEFT JOIN batch_results r
   ON r.batch_id = $4::bigint AND r.row_number = p.row_number AND r.row_number BETWEEN $2 AND $3`;
 const OUTCOME_COLUMNS = `coalesce(r.status, p.status) AS status,
   CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
@@ -116,7 +116,7 @@ async function readPage<T extends { row_number: number }>(
  * row numbers at a time.
  *
  * Each page is a closed row-number range, not `row_number > cursor ORDER BY … LIMIT n`:
- * row numbers are dense (every input row is either a `properties` row or a reject), so a
+ * row numbers are dense (every input row is either a batch input or a reject), so a
  * range bounds what PostgreSQL reads whatever plan it picks. With LIMIT, a batch the
  * planner has no statistics for (any fresh batch) was estimated at a few thousand rows,
  * so it read *every* row after the cursor in a bitmap scan and sorted them all to keep

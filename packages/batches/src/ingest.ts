@@ -1,13 +1,13 @@
 /**
  * Streams an upload into the store: rows are validated one by one and written with COPY
- * in pages (accepted rows into `properties`, rejected rows into `batch_rejects`), so memory
+ * in pages (accepted rows as core's batch inputs, rejected rows into `batch_rejects`), so memory
  * stays bounded whatever the size of the body. The batch stays 'receiving' (invisible to
  * the API) until every row is stored; any failure deletes what was written. A large
  * upload ends with ANALYZE of the tables it filled (analyzeAfterLoad).
  */
 import type { Readable } from 'node:stream';
-import { ADDRESS_FIELDS, Property, REQUEST_FIELDS } from '@skiptrace/contracts';
-import { requestValues } from '@skiptrace/core';
+import { ADDRESS_FIELDS, Property } from '@skiptrace/contracts';
+import { analyzeBatchInputs, batchInputValues, copyBatchInputs } from '@skiptrace/core';
 import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem, type Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
 import { FIELDS, MAILING_FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
@@ -16,8 +16,6 @@ import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format } from './sources.ts';
 import { holdUploadLease, UPLOAD_OWNER } from './upload-lease.ts';
 
-/** The columns of `properties` an upload COPYs, in its rows' order: the request's (REQUEST_FIELDS) between the batch's. */
-export const PROPERTY_COLUMNS = ['account_id', ...REQUEST_FIELDS, 'batch_id', 'row_number', 'input'];
 const REJECT_COLUMNS = ['batch_id', 'row_number', 'reason', 'raw'];
 const REQUIRED: readonly Field[] = ADDRESS_FIELDS;
 /** Rejected rows keep at most this much of an unparseable line, characters. */
@@ -38,7 +36,7 @@ export interface IngestInput {
   logger?: Logger;
   /**
    * Called after each page of accepted rows is stored, with the batch and the last input row
-   * read: every accepted row up to it is in `properties` (the router opens their chunks).
+   * read: every accepted row up to it is stored (the router opens their chunks).
    */
   onRowsStored?: (batchId: string, throughRow: number) => Promise<void>;
 }
@@ -151,7 +149,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     const slices = eventLoopSlices(SLICE_MS);
     const flush = async (all: boolean) => {
       if (accepted.length >= config.pageRows || (all && accepted.length > 0)) {
-        await db.copyRows('properties', PROPERTY_COLUMNS, accepted);
+        await copyBatchInputs(db, accepted);
         accepted = [];
         // The columns so far, so a batch whose upload dies after this page still exports.
         if (!all && source.columns.length !== storedWidth) {
@@ -163,7 +161,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
         }
         if (!all && input.onRowsStored) {
           // The first chunks read these rows at once: a store that never had statistics gets some.
-          if (!analyzed) analyzed = await analyzeAfterLoad(db, 'properties', acceptedCount).then(() => true);
+          if (!analyzed) analyzed = await analyzeBatchInputs(db, acceptedCount).then(() => true);
           await input.onRowsStored(batchId, row);
         }
       }
@@ -189,7 +187,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
         }
         const result = validateRow(item.cells, resolution!, source.columns);
         if ('property' in result) {
-          accepted.push([accountId, ...requestValues(result.property), batchId, row, item.cells]);
+          accepted.push(batchInputValues(accountId, result.property, batchId, row, item.cells));
           acceptedCount++;
         } else {
           rejected.push([batchId, row, result.reason, storableCells(item.cells)]);
@@ -205,7 +203,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     await flush(true);
     // The chunk queries read this batch's rows by (batch_id, row_number) range; a large
     // batch changes the table's shape, so its statistics are refreshed before they run.
-    await analyzeAfterLoad(db, 'properties', acceptedCount);
+    await analyzeBatchInputs(db, acceptedCount);
     await analyzeAfterLoad(db, 'batch_rejects', rejectedCount);
     const { rowCount } = await db.query(
       `UPDATE batches SET columns = $2::jsonb, total = $3, rejected = $4, upload_heartbeat_at = now()

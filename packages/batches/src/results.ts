@@ -1,6 +1,6 @@
 /**
  * Where a batch row's outcome is stored: `batch_results` (migration 070), one row per traced
- * batch row, written insert-only. The row's `properties` row keeps its input and stays
+ * batch row, written insert-only. The row's input (core's batch_inputs) stays
  * `pending`; readers (GET /property/skiptrace, the export) take the outcome from here.
  *
  * Locking: every writer of a batch's results (a chunk, cancel, fail) and every eraser (purge,
@@ -10,10 +10,11 @@
  * Chunks lock it in share mode (lockBatch): they do not wait for one another, only for
  * erasers, cancels and fails, which lock it exclusively.
  */
+import { deleteBatchInputs } from '@skiptrace/core';
 import type { Database, Sql } from '@skiptrace/storage';
 
 /**
- * The reuse key of a properties row (alias `p`): address and owner name, case-insensitive,
+ * The reuse key of a batch input or a reusable trace (alias `p`): address and owner name, case-insensitive,
  * and the owner's mailing address and parcel number when given (concat_ws skips NULLs, so a
  * row without them keeps the key it had before they existed), as a uuid (md5). Stored in
  * batch_results.trace_key and looked up with the same expression.
@@ -41,7 +42,7 @@ export async function lockBatch(
   return rows[0]?.status;
 }
 
-/** A batch row not traced yet: its properties row has no batch_results row (a PK probe). */
+/** A batch row not traced yet: its batch input has no batch_results row (a PK probe). */
 export const pendingSql = (p: string, batchIdBigint: string) =>
   `${p}.status = 'pending' AND (SELECT true FROM batch_results r
      WHERE r.batch_id = ${batchIdBigint} AND r.row_number = ${p}.row_number) IS NULL`;
@@ -54,7 +55,7 @@ export async function failRemainingRows(tx: Sql, batchId: string, reason: string
   const { rowCount } = await tx.query(
     `INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, error, results, completed_at)
      SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, 'failed', $3::text, '[]', $4::timestamptz
-       FROM properties p WHERE p.batch_id = $2::text AND ${pendingSql('p', '$1::bigint')}
+       FROM batch_inputs p WHERE p.batch_id = $2::text AND ${pendingSql('p', '$1::bigint')}
      ON CONFLICT DO NOTHING`,
     [batchId, batchId, reason, at],
   );
@@ -81,7 +82,7 @@ export async function deleteBatchData(
       const { rows } = await tx.query(`SELECT 1 FROM batches WHERE id = $1::bigint`, [batchId]);
       if (rows.length > 0) return;
     }
-    await tx.query(`DELETE FROM properties WHERE batch_id = $1::text`, [batchId]);
+    await deleteBatchInputs(tx, batchId);
     await tx.query(`DELETE FROM batch_results WHERE batch_id = $1::bigint`, [batchId]);
   });
 }

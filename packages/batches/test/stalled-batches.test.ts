@@ -11,7 +11,7 @@ import { createDatabase, type Database } from '@skiptrace/storage';
 import request from 'supertest';
 import { BATCH_COLUMNS, BATCH_FROM } from '../src/batch.repository.ts';
 import { UPLOAD_INTERRUPTED } from '../src/dispatch.ts';
-import { PROPERTY_COLUMNS } from '../src/ingest.ts';
+import { BATCH_INPUT_COLUMNS } from '@skiptrace/core';
 import { startBatchWorker, sweepBatches } from '../src/index.ts';
 import { buildApp, fakeEngine, sampleCsv } from './harness.ts';
 
@@ -141,7 +141,7 @@ describe('uploads are judged by their lease, never by their age (#22 item 9)', (
       i + 1,
       [`${i + 1} Main St`, 'Austin', 'TX', '78701', 'Ann', 'Lee'],
     ]);
-    await db.copyRows('properties', PROPERTY_COLUMNS, stored);
+    await db.copyRows('properties', BATCH_INPUT_COLUMNS, stored);
     return id;
   }
 

@@ -1,5 +1,5 @@
 /** @skiptrace/matching — pure functions: address standardisation, names, scoring, phones. */
-export { addressKey, normalizeCity, standardizeAddress, unitKeyOf } from './address.ts';
+export { addressKey, normalizeCity, standardizeAddress } from './address.ts';
 export type { AddressInput, StandardAddress } from './address.ts';
 export { normalizeState, normalizeZip } from './region.ts';
 export type { Zip } from './region.ts';
@@ -16,7 +16,6 @@ export {
   buildMatchQuery,
   compareCandidate,
   contradicts,
-  matchWeight,
   candidateKeys,
   rankCandidates,
   scoreCandidate,
@@ -30,16 +29,6 @@ export type {
   MatchQuery,
   RankedCandidate,
 } from './score.ts';
-export {
-  compareCity,
-  compareFirst,
-  compareLast,
-  compareStreet,
-  compareUnit,
-  compareZip,
-  fuzzyLevel,
-  streetForms,
-} from './compare.ts';
 export type {
   CityLevel,
   FirstLevel,
@@ -52,11 +41,9 @@ export type {
 } from './compare.ts';
 export { editDistance } from './edit-distance.ts';
 export { foldAscii } from './text.ts';
-export { metaphone } from './phonetic.ts';
 export { normalizePhone, phoneType } from './phones.ts';
 export type { PhoneType } from './phones.ts';
 export { NICKNAME_GROUPS } from './tables/nicknames.ts';
-export { SPANISH_NICKNAME_GROUPS } from './tables/nicknames-es.ts';
 export { MODEL } from './tables/model.ts';
 export { PUB28_C1, SUFFIX_BY_FORM, SUFFIX_NAME } from './tables/suffixes.ts';
 export { DIRECTIONAL_BY_FORM, DIRECTIONAL_WORD, UNIT_BY_FORM } from './tables/units.ts';

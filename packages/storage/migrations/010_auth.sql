@@ -1,3 +1,4 @@
+-- owner: @skiptrace/accounts
 -- Auth service: tenants (accounts), users, OAuth clients, signing keys and the
 -- oidc-provider artefacts of the one-process mode (production keeps those in Redis).
 
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS clients (
 );
 CREATE INDEX IF NOT EXISTS clients_account_id_idx ON clients (account_id);
 
+-- owner: @skiptrace/auth
 -- Private signing JWKs shared by all replicas when no AUTH_SIGNING_KEYS are configured.
 -- activate_at: before it the key is published in the JWKS but not used for signing.
 CREATE TABLE IF NOT EXISTS auth_signing_keys (

@@ -1,3 +1,4 @@
+-- owner: @skiptrace/contacts
 -- Contact store: the people and phones the worker matches properties against.
 -- Rows are written by `pnpm skiptrace import` (packages/contacts); see docs/contact-data.md.
 CREATE TABLE IF NOT EXISTS contacts (

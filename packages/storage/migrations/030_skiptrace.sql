@@ -1,3 +1,4 @@
+-- owner: @skiptrace/core
 -- Skip-trace requests and their results. One row per submitted property; the row id is
 -- the seed's int64 `id`. Results are a JSONB document (the PropertyResponse results).
 CREATE TABLE IF NOT EXISTS properties (

@@ -1,3 +1,4 @@
+-- owner: @skiptrace/webhooks
 -- Webhook subscriptions, one durable message per (event, endpoint), and the attempt log.
 -- Redis holds only the delivery schedule (message ids); it is rebuilt from
 -- webhook_messages WHERE status = 'pending' when the dispatcher starts.

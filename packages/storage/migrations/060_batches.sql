@@ -1,3 +1,4 @@
+-- owner: @skiptrace/batches
 -- Batch skip tracing (packages/batches). A batch is one uploaded file; its accepted rows
 -- are ordinary `properties` rows (batch_id, row_number set), its rejected rows live in
 -- batch_rejects, and its work is split into row-range chunks (batch_chunks).

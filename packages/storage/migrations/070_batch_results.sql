@@ -1,3 +1,4 @@
+-- owner: @skiptrace/batches
 -- Outcomes of batch rows, written insert-only (packages/batches chunk handler). A batch row's
 -- `properties` row keeps its input and stays `pending`; its outcome is one row here, keyed by
 -- (batch_id, row_number) like the row itself. Updating 500 `properties` rows per chunk gave

@@ -1,3 +1,4 @@
+-- owner: @skiptrace/contacts
 -- Property records (the county roll, or a list provider's export): who owns a parcel of
 -- record and where their tax bill goes. Written by `skiptrace import-properties`
 -- (packages/contacts import-properties.ts, docs/property-data.md); read by the trace

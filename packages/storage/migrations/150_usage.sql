@@ -7,6 +7,7 @@
 ALTER TABLE properties ADD COLUMN IF NOT EXISTS client_id TEXT;
 ALTER TABLE batches ADD COLUMN IF NOT EXISTS client_id TEXT;
 
+-- owner: @skiptrace/usage
 CREATE TABLE IF NOT EXISTS usage_daily (
   account_id         TEXT   NOT NULL,
   -- '' when the client is unknown (work from before usage was counted)

@@ -5,6 +5,7 @@ ALTER TABLE users ADD COLUMN IF NOT EXISTS role text NOT NULL DEFAULT 'owner';
 ALTER TABLE users DROP CONSTRAINT IF EXISTS users_role_check;
 ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('owner', 'admin', 'member', 'viewer'));
 
+-- owner: @skiptrace/accounts
 -- One-time links an admin hands out: an invitation (the invitee sets a password and becomes
 -- a user with `role`) or a password reset (the user `user_id` sets a new one). Only the
 -- SHA-256 of the link's token is kept; a link works once (used_at), until expires_at.
@@ -23,6 +24,7 @@ CREATE TABLE IF NOT EXISTS member_links (
 );
 CREATE INDEX IF NOT EXISTS member_links_account_idx ON member_links (account_id, kind);
 
+-- owner: @skiptrace/audit
 -- Administrative and data-export actions. Never the data an action touched (no name,
 -- address or phone): an erased result's entry stays, its data does not.
 CREATE TABLE IF NOT EXISTS audit_log (

@@ -5,20 +5,12 @@
  */
 export { SERVICE_ENV, onContainers, serviceContainer, serviceMode, testUrls, waitUntil } from './services.ts';
 export type { ServiceMode, ServiceName, TestUrls, WaitOptions } from './services.ts';
-export {
-  IMAGE_VARIABLES,
-  LOCAL_IMAGES,
-  OFFICIAL_IMAGES,
-  ensureDockerEngine,
-  removeOrphanedContainers,
-  resolveServiceImages,
-  startServiceContainers,
-} from './containers.ts';
+export { ensureDockerEngine, resolveServiceImages, startServiceContainers } from './containers.ts';
 export type { ResolvedImages, StartedServices, StartOptions } from './containers.ts';
 export { createTestDatabaseUrl } from './postgres.ts';
 export type { TestDatabase } from './postgres.ts';
 export { deleteByPrefix, randomPrefix } from './redis.ts';
-export { createTestVhost, managementReady, rabbitApi, rabbitmqctl } from './rabbitmq.ts';
+export { createTestVhost, rabbitmqctl } from './rabbitmq.ts';
 export type { TestVhost } from './rabbitmq.ts';
 export { postgresReady, rabbitReady, redisReady } from './probes.ts';
 export { createTcpProxy } from './tcp-proxy.ts';
@@ -29,16 +21,11 @@ export {
   docker,
   pauseService,
   restartService,
-  startService,
-  stopService,
   unpauseService,
-  restartPostgres,
   startPostgres,
   startRabbit,
-  startRedis,
   stopPostgres,
   stopRabbit,
-  stopRedis,
 } from './restart.ts';
 export { ensureServices } from '../scripts/ensure-services.ts';
 export type { EnsureServicesOptions } from '../scripts/ensure-services.ts';

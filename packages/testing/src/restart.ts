@@ -155,8 +155,5 @@ const LOCAL_COMMANDS: Record<
 
 export const stopPostgres = (): Promise<void> => stopService('postgres');
 export const startPostgres = (): Promise<void> => startService('postgres');
-export const restartPostgres = (): Promise<void> => restartService('postgres');
-export const stopRedis = (): Promise<void> => stopService('redis');
-export const startRedis = (): Promise<void> => startService('redis');
 export const stopRabbit = (): Promise<void> => stopService('rabbitmq');
 export const startRabbit = (): Promise<void> => startService('rabbitmq');

@@ -1,12 +1,11 @@
 import { createBatchRows } from '@skiptrace/batches';
 import type { Property } from '@skiptrace/contracts';
-import type { TraceEngine, TraceOutcome } from '@skiptrace/core';
+import { createTraceWorker, type TraceEngine, type TraceOutcome } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { ApiError, createHealth, silentLogger, type Logger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import type { RequestHandler, Router } from 'express';
-import { createWorkerService } from '@skiptrace/worker';
 import { createGatewayService } from '../src/gateway.service.ts';
 import type { GatewayAuth } from '../src/gateway.types.ts';
 
@@ -58,7 +57,7 @@ export interface Harness {
   app: ReturnType<typeof createGatewayService>;
   db: Database;
   bus: MessageBus;
-  worker: ReturnType<typeof createWorkerService>;
+  worker: ReturnType<typeof createTraceWorker>;
   close(): Promise<void>;
 }
 
@@ -84,7 +83,7 @@ export async function createHarness(
   const db = createPgliteDatabase({});
   await db.migrate();
   const bus = await createBus();
-  const worker = createWorkerService({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
+  const worker = createTraceWorker({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
   await worker.start();
   const app = createGatewayService({
     db,

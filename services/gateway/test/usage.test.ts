@@ -7,13 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ERROR_CODES } from '@skiptrace/contracts';
 import { createBatchRows } from '@skiptrace/batches';
-import { completeProperties } from '@skiptrace/core';
+import { completeProperties, createTraceWorker } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { ApiError, createHealth, silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import { createQuotaGuard, createUsage, createUsageRouter } from '@skiptrace/usage';
-import { createWorkerService } from '@skiptrace/worker';
 import type { Express, RequestHandler } from 'express';
 import request from 'supertest';
 import { createGatewayService } from '../src/gateway.service.ts';
@@ -36,7 +35,7 @@ const auth = {
 let db: Database;
 let bus: MessageBus;
 let app: Express;
-let worker: ReturnType<typeof createWorkerService>;
+let worker: ReturnType<typeof createTraceWorker>;
 const warnings: unknown[] = [];
 
 beforeAll(async () => {
@@ -47,7 +46,7 @@ beforeAll(async () => {
   await bus.consume('webhooks.events', { prefetch: 10 }, async (d) => {
     if (d.topic === 'event.quota.warning') warnings.push({ id: d.messageId, ...d.payload.data });
   });
-  worker = createWorkerService({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
+  worker = createTraceWorker({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
   await worker.start();
   const usage = createUsage(db);
   app = createGatewayService({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { batchWorkerConfigFrom, batchWorkerEnv, type BatchWorkerConfig } from '@skiptrace/batches';
 import { brokerEnv, commonEnv, databaseEnv, envInt, envPort } from '@skiptrace/runtime';
-import type { WorkerConfig } from './worker.service.ts';
+import type { TraceWorkerConfig } from '@skiptrace/core';
 
 /** Environment of the worker (skip-trace jobs, batch chunks, recovery sweep). */
 export const workerEnv = z.object({
@@ -38,7 +38,7 @@ export const workerProcessEnv = workerEnv.extend({
 });
 
 export interface WorkerProcessConfig {
-  jobs: WorkerConfig;
+  jobs: TraceWorkerConfig;
   /** The trace engine's options (createContactTraceEngine). */
   engine: { maxPeople: number };
   sweep: { intervalMs: number; staleAfterMs: number; batchSize: number };

@@ -1,3 +1,2 @@
-export { createWorkerService, type WorkerConfig, type WorkerDeps } from './worker.service.ts';
 export { workerEnv, workerProcessEnv, workerConfigFrom, type WorkerEnv, type WorkerProcessConfig } from './config.ts';
 export { wireBatchChunks, wireWorker, type WiredWorker, type WorkerWiringDeps } from './wiring.ts';

@@ -1,10 +1,9 @@
 import { startBatchWorker, type BatchWorker } from '@skiptrace/batches';
-import { createContactTraceEngine, createRecoverySweep, type TraceEngine } from '@skiptrace/core';
+import { createContactTraceEngine, createRecoverySweep, createTraceWorker, type TraceEngine } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { WorkerProcessConfig } from './config.ts';
-import { createWorkerService } from './worker.service.ts';
 
 export interface WorkerWiringDeps {
   db: Database;
@@ -32,7 +31,7 @@ export function wireWorker(
   const { db, bus } = deps;
   const logger = deps.logger.child({ scope: 'worker' });
   const engine = createContactTraceEngine(db, config.engine);
-  const jobs = createWorkerService({ db, bus, engine, logger, config: config.jobs });
+  const jobs = createTraceWorker({ db, bus, engine, logger, config: config.jobs });
   const sweep = createRecoverySweep(db, bus, logger, config.sweep);
   const batches = wireBatchChunks(deps, config, engine);
   return {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { PropertyResponse } from '@skiptrace/contracts';
-import { insertProperty } from '@skiptrace/core';
+import { createTraceWorker, insertProperty } from '@skiptrace/core';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
@@ -19,7 +19,6 @@ import {
   type TestVhost,
 } from '@skiptrace/testing';
 import request from 'supertest';
-import { createWorkerService } from '../src/worker.service.ts';
 import { startBatchWorker, type BatchWorker } from '@skiptrace/batches';
 import { buildApp, fakeEngine } from '@skiptrace/batches/test-harness';
 
@@ -42,7 +41,7 @@ describe('fairness under a 20,000-row batch (PostgreSQL + RabbitMQ)', () => {
   let testDb: TestDatabase;
   let vhost: TestVhost;
   let batchWorker: BatchWorker;
-  let syncWorker: ReturnType<typeof createWorkerService>;
+  let syncWorker: ReturnType<typeof createTraceWorker>;
   let app: ReturnType<typeof buildApp>;
   // 40 ms per call stands in for contact matching; a chunk of 500 rows takes 1.5 s, which
   // keeps the batch (40 chunks, 4 at a time) running for 15 s at least: at 400 and 800 ms
@@ -58,7 +57,7 @@ describe('fairness under a 20,000-row batch (PostgreSQL + RabbitMQ)', () => {
     await db.migrate();
     bus = await createBus({ amqpUrl: vhost.url });
     const logger = silentLogger();
-    syncWorker = createWorkerService({ db, bus, engine, logger, config: { prefetch: 10, maxAttempts: 2 } });
+    syncWorker = createTraceWorker({ db, bus, engine, logger, config: { prefetch: 10, maxAttempts: 2 } });
     await syncWorker.start();
     batchWorker = await startBatchWorker({ db, bus, engine: chunkEngine, logger, config: { sweepIntervalMs: 0 } });
     app = buildApp(db, bus, { maxRows: BIG });

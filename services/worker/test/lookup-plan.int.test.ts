@@ -72,7 +72,7 @@ beforeAll(async () => {
   }
   const counts = await importContacts(db, ndjson(), { format: 'ndjson', source: 'plan-test' });
   expect(counts.imported).toBe(CONTACTS);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await db?.close();

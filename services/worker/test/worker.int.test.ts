@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createBatchRows } from '@skiptrace/batches';
 import type { PropertyResponse } from '@skiptrace/contracts';
 import { importContacts } from '@skiptrace/contacts';
-import { createContactTraceEngine, createRecoverySweep, getProperty, insertProperty } from '@skiptrace/core';
+import {
+  createContactTraceEngine,
+  createRecoverySweep,
+  createTraceWorker,
+  getProperty,
+  insertProperty,
+} from '@skiptrace/core';
 import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
@@ -16,7 +22,6 @@ import {
   type TestDatabase,
   type TestVhost,
 } from '@skiptrace/testing';
-import { createWorkerService } from '../src/worker.service.ts';
 
 // The worker against real PostgreSQL and RabbitMQ: redelivery, poison messages,
 // competing workers, the outbox recovery sweep and a broker restart.
@@ -27,10 +32,10 @@ let testDb: TestDatabase;
 let vhost: TestVhost;
 let db: Database;
 let bus: MessageBus;
-const workers: ReturnType<typeof createWorkerService>[] = [];
+const workers: ReturnType<typeof createTraceWorker>[] = [];
 
 function startWorker(b: MessageBus) {
-  const w = createWorkerService({
+  const w = createTraceWorker({
     db,
     bus: b,
     engine: createContactTraceEngine(db),

@@ -1,32 +1,31 @@
 import type { PropertyResponse, SkipTraceJob } from '@skiptrace/contracts';
-import {
-  completeProperties,
-  completeProperty,
-  type StoredOutcome,
-  propertyOf,
-  publishPlantAdded,
-  publishTraceCompleted,
-  toResponse,
-  type TraceEngine,
-} from '@skiptrace/core';
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { createBatcher, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { z } from 'zod';
+import { publishPlantAdded, publishTraceCompleted } from './events.ts';
+import {
+  completeProperties,
+  completeProperty,
+  propertyOf,
+  toResponse,
+  type StoredOutcome,
+} from './property.repository.ts';
+import type { TraceEngine } from './trace-engine.ts';
 
-export interface WorkerConfig {
+export interface TraceWorkerConfig {
   /** Unacknowledged jobs one worker holds at once. */
   prefetch: number;
   /** Deliveries of a failing job before it is marked failed and dead-lettered. */
   maxAttempts: number;
 }
 
-export interface WorkerDeps {
+export interface TraceWorkerDeps {
   db: Database;
   bus: MessageBus;
   engine: TraceEngine;
   logger: Logger;
-  config: WorkerConfig;
+  config: TraceWorkerConfig;
 }
 
 type Job = z.infer<typeof SkipTraceJob>;
@@ -36,7 +35,9 @@ type JobDelivery = BusDelivery<'skiptrace.jobs'>;
 const CONCURRENT_BATCHES = 2;
 
 /**
- * The skip-trace worker: consumes jobs, traces, stores, replies, emits events.
+ * The skip-trace worker: consumes jobs, traces, stores, replies, emits events. The worker
+ * service (services/worker) runs it beside the batch chunk consumer; the one-process system
+ * and the gateway's tests run it in their process.
  *
  * Jobs that arrive together are traced together: one contact lookup and one UPDATE serve
  * every job the worker holds (up to its prefetch), so under load the cost per job falls
@@ -44,7 +45,7 @@ const CONCURRENT_BATCHES = 2;
  * separate stages, so one batch's lookup runs while the batch before it is being stored,
  * and neither waits for the other's events to be confirmed.
  */
-export function createWorkerService({ db, bus, engine, logger, config }: WorkerDeps) {
+export function createTraceWorker({ db, bus, engine, logger, config }: TraceWorkerDeps) {
   let consumer: Consumer | undefined;
   const batching = { maxBatch: config.prefetch, maxConcurrent: CONCURRENT_BATCHES };
   const lookup = createBatcher((jobs: Job[]) => engine.traceMany(jobs.map((job) => job.property)), batching);
