@@ -17,6 +17,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { AccountError, createAccounts } from '@skiptrace/accounts';
+import { createAuditLog } from '@skiptrace/audit';
 import {
   ImportFormatError,
   importContacts,
@@ -150,7 +151,16 @@ export function createAdminRouter(deps: { db: Database; token?: string }): Admin
         throw new ApiError('validation_failed', parsed.error.issues.map((issue) => issue.message).join('; '));
       const accountId = String(req.params.account);
       if (!(await accounts.findAccount(accountId))) throw new ApiError('not_found', 'account not found');
-      return { quotas: await usage.setQuotas(accountId, parsed.data) };
+      const before = await usage.quotas(accountId);
+      const after = await usage.setQuotas(accountId, parsed.data);
+      await createAuditLog(db).record({
+        accountId,
+        action: 'quota.changed',
+        actor: { type: 'system' },
+        target: { type: 'account', id: accountId },
+        details: { before, after, via: 'cli' },
+      });
+      return { quotas: after };
     }, 200),
   );
 

@@ -3,6 +3,7 @@
  * store directly or through the running one-process system (store.ts). The API's
  * PATCH /usage/quotas does the same for an account's admin.
  */
+import { createAuditLog } from '@skiptrace/audit';
 import type { Quotas, QuotaUpdate } from '@skiptrace/contracts';
 import { createUsage } from '@skiptrace/usage';
 import { optionalString, requireString, UsageError, type Command, type Values } from '../command.ts';
@@ -64,7 +65,17 @@ export const quotasSet: Command = {
         env,
         async (accounts, db) => {
           if (!(await accounts.findAccount(accountId))) throw new UsageError(`no account ${accountId}`);
-          return createUsage(db).setQuotas(accountId, update);
+          const usage = createUsage(db);
+          const before = await usage.quotas(accountId);
+          const after = await usage.setQuotas(accountId, update);
+          await createAuditLog(db).record({
+            accountId,
+            action: 'quota.changed',
+            actor: { type: 'system' },
+            target: { type: 'account', id: accountId },
+            details: { before, after, via: 'cli' },
+          });
+          return after;
         },
         async (system) => (await callSystem<{ quotas: Quotas }>(system, 'PUT', path, update)).quotas,
       ),
