@@ -15,8 +15,11 @@ import {
   type ClientRecord,
   type ClientRow,
   type CreateClientInput,
+  toUser,
   type User,
+  type UserRow,
 } from './accounts.types.ts';
+import { isRole, ROLES, type Role } from '@skiptrace/contracts';
 
 export * from './accounts.types.ts';
 
@@ -46,48 +49,58 @@ export function createAccounts(db: Database) {
     return accountId;
   }
 
-  async function createUser(input: { email: string; password: string; accountId?: string }): Promise<User> {
+  /**
+   * A user of an account. Role: given, else `owner` of a new account (none given) and
+   * `member` of an existing one.
+   */
+  async function createUser(input: {
+    email: string;
+    password: string;
+    accountId?: string;
+    role?: Role;
+  }): Promise<User> {
     const email = input.email.trim().toLowerCase();
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AccountError('email is not valid');
     if (input.password.length < 8) throw new AccountError('password must have at least 8 characters');
+    if (input.role !== undefined && !isRole(input.role))
+      throw new AccountError(`role must be one of: ${ROLES.join(', ')}`);
     const accountId = await accountFor(input.accountId, email);
+    const role = input.role ?? (input.accountId === undefined ? 'owner' : 'member');
     const { rows } = await db.query<{ id: string; created_at: Date }>(
-      `INSERT INTO users (id, account_id, email, password_hash) VALUES ($1, $2, $3, $4)
+      `INSERT INTO users (id, account_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (email) DO NOTHING RETURNING id, created_at`,
-      [newId('usr'), accountId, email, await hashSecret(input.password)],
+      [newId('usr'), accountId, email, await hashSecret(input.password), role],
     );
     if (!rows[0]) throw new AccountError(`a user with email ${email} already exists`);
-    return { id: rows[0].id, accountId, email, createdAt: rows[0].created_at };
+    return { id: rows[0].id, accountId, email, role, createdAt: rows[0].created_at };
   }
 
   async function findUser(id: string): Promise<User | undefined> {
-    const { rows } = await db.query<{ id: string; account_id: string; email: string; created_at: Date }>(
-      'SELECT id, account_id, email, created_at FROM users WHERE id = $1',
+    const { rows } = await db.query<UserRow>(
+      'SELECT id, account_id, email, role, created_at, signed_out_at FROM users WHERE id = $1',
       [id],
     );
-    const r = rows[0];
-    return r && { id: r.id, accountId: r.account_id, email: r.email, createdAt: r.created_at };
+    return rows[0] && toUser(rows[0]);
   }
 
   async function findUserByEmail(email: string): Promise<User | undefined> {
-    const { rows } = await db.query<{ id: string; account_id: string; email: string; created_at: Date }>(
-      'SELECT id, account_id, email, created_at FROM users WHERE email = $1',
+    const { rows } = await db.query<UserRow>(
+      'SELECT id, account_id, email, role, created_at FROM users WHERE email = $1',
       [email.trim().toLowerCase()],
     );
-    const r = rows[0];
-    return r && { id: r.id, accountId: r.account_id, email: r.email, createdAt: r.created_at };
+    return rows[0] && toUser(rows[0]);
   }
 
   /** The user when email and password match; the same work is done for unknown emails. */
   async function verifyUser(email: string, password: string): Promise<User | undefined> {
-    const { rows } = await db.query<{ id: string; account_id: string; password_hash: string; created_at: Date }>(
-      'SELECT id, account_id, password_hash, created_at FROM users WHERE email = $1',
+    const { rows } = await db.query<UserRow & { password_hash: string }>(
+      'SELECT id, account_id, email, role, password_hash, created_at FROM users WHERE email = $1',
       [email.trim().toLowerCase()],
     );
     const r = rows[0];
     const ok = await verifySecret(password, r?.password_hash ?? (await dummyHash()));
     if (!r || !ok) return undefined;
-    return { id: r.id, accountId: r.account_id, email: email.trim().toLowerCase(), createdAt: r.created_at };
+    return toUser(r);
   }
 
   async function createClient(input: CreateClientInput): Promise<{ client: ClientRecord; clientSecret?: string }> {

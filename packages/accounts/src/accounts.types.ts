@@ -1,5 +1,5 @@
 /** Types, constants and row mapping of accounts, users and clients. */
-import { SCOPES } from '@skiptrace/contracts';
+import { SCOPES, type Role } from '@skiptrace/contracts';
 
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
@@ -15,8 +15,28 @@ export interface User {
   id: string;
   accountId: string;
   email: string;
+  /** The user's role in the account (docs/oauth.md, roles). */
+  role: Role;
   createdAt: Date;
+  /** When their sign-ins were last ended (a password reset); sign-ins before it are void. */
+  signedOutAt?: Date;
 }
+export interface UserRow {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+  signed_out_at?: Date | null;
+}
+export const toUser = (r: UserRow): User => ({
+  id: r.id,
+  accountId: r.account_id,
+  email: r.email,
+  role: r.role,
+  createdAt: r.created_at,
+  ...(r.signed_out_at ? { signedOutAt: r.signed_out_at } : {}),
+});
 export interface ClientRecord {
   clientId: string;
   accountId: string;

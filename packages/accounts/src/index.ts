@@ -18,3 +18,16 @@ export {
 export { createVerifyCache, hashSecret, randomSecret, verifySecret } from './passwords.ts';
 export { withAuthDatabase } from './admin.ts';
 export { createClientsRouter, clientView, type ClientsRouterDeps } from './clients.router.ts';
+export {
+  createMembers,
+  memberView,
+  MemberError,
+  LINK_TTL_MS,
+  type Members,
+  type MemberActor,
+  type MemberLinkInfo,
+  type IssuedLink,
+  type LinkKind,
+} from './members.service.ts';
+export { createMembersRouter, LINK_PATHS, type MembersRouterDeps } from './members.router.ts';
+export { createMemberCheck, type MemberCheckOptions } from './member-check.ts';

@@ -48,7 +48,8 @@ export type AuditContext = Pick<AuditRecord, 'accountId' | 'actor' | 'clientId' 
 
 /** Who made an authenticated API request: a user (token with a role) or an API client. */
 export function actorOf(auth: AuthContext): AuditActor {
-  return auth.subject === auth.clientId ? { type: 'client', id: auth.clientId } : { type: 'user', id: auth.subject };
+  if (auth.subject === auth.clientId) return { type: 'client', id: auth.clientId };
+  return { type: 'user', id: auth.subject, ...(auth.email ? { email: auth.email } : {}) };
 }
 
 /** The audit context of an authenticated API request (after the bearer check). */

@@ -15,6 +15,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
+import { isRole } from '@skiptrace/contracts';
 import { ApiError, unavailable, type AuthContext } from '@skiptrace/runtime';
 import { createTokenCache } from './token-cache.ts';
 
@@ -64,7 +65,7 @@ function localKeySource(jwks: NonNullable<BearerAuthOptions['jwks']>): JWTVerify
 class ClaimsError extends Error {}
 
 function toContext(payload: JWTPayload): AuthContext {
-  const claims = payload as JWTPayload & { account_id?: unknown; client_id?: unknown; scope?: unknown };
+  const claims = payload as JWTPayload & { account_id?: unknown; client_id?: unknown; scope?: unknown; role?: unknown };
   if (typeof claims.account_id !== 'string' || !claims.account_id) throw new ClaimsError('token has no account_id');
   if (typeof claims.client_id !== 'string' || typeof claims.sub !== 'string')
     throw new ClaimsError('token lacks client_id or sub');
@@ -73,6 +74,7 @@ function toContext(payload: JWTPayload): AuthContext {
     clientId: claims.client_id,
     subject: claims.sub,
     scopes: typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [],
+    ...(isRole(claims.role) ? { role: claims.role } : {}),
   };
 }
 

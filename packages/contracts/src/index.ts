@@ -12,4 +12,5 @@ export * from './clients.ts';
 export * from './usage.ts';
 export * from './members.ts';
 export * from './audit.ts';
+export * from './roles-table.ts';
 export * from './routes/index.ts';

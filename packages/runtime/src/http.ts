@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Application, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { ERROR_CODES, type ErrorName } from '@skiptrace/contracts';
+import { ERROR_CODES, type ErrorName, type Role } from '@skiptrace/contracts';
 import { ApiError, DependencyUnavailableError, sendError } from './api-error.ts';
 
 /** Who is calling: from a verified access token. Data is scoped by accountId. */
@@ -11,6 +11,13 @@ export interface AuthContext {
   /** Token subject: the user id (authorization code) or the client id (client credentials). */
   subject: string;
   scopes: string[];
+  /**
+   * The signed-in user's role (the token's `role` claim, lowered to the user's current role
+   * by the gateway's member check); absent for an API client, which acts by its scopes.
+   */
+  role?: Role;
+  /** The signed-in user's email (set by the gateway's member check), for the audit log. */
+  email?: string;
 }
 
 declare global {

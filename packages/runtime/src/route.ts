@@ -1,4 +1,12 @@
-import type { ApiScope, RouteInput, RouteSpec } from '@skiptrace/contracts';
+import {
+  leastRoleOf,
+  roleAtLeast,
+  roleOfScopes,
+  type ApiScope,
+  type Role,
+  type RouteInput,
+  type RouteSpec,
+} from '@skiptrace/contracts';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { ApiError } from './api-error.ts';
@@ -49,6 +57,21 @@ function headersOf(spec: RouteSpec, req: Request): Record<string, string | undef
   return Object.fromEntries(Object.keys(spec.headers?.shape ?? {}).map((name) => [name, req.get(name)]));
 }
 
+/**
+ * 403 insufficient_role unless the caller's role is the route's least role or above: a
+ * user's role from the token (req.auth.role), an API client's from its scopes
+ * (roleOfScopes: admin with the admin scope, else member). Mounted after the scope check.
+ */
+export function requireRole(least: Role): RequestHandler {
+  return (req, _res, next) => {
+    const auth = req.auth;
+    if (!auth) return next();
+    const role = auth.role ?? roleOfScopes(auth.scopes);
+    if (roleAtLeast(role, least)) return next();
+    next(new ApiError('insufficient_role', `this operation needs the ${least} role or above; you are ${role}`));
+  };
+}
+
 export function mountRoute<S extends RouteSpec>(mount: RouteMount, spec: S, handler: RouteHandler<S>): void {
   const validate: RequestHandler = (req, res, next) => {
     const input = {
@@ -75,5 +98,11 @@ export function mountRoute<S extends RouteSpec>(mount: RouteMount, spec: S, hand
   const run: RequestHandler = async (req, res) => {
     await handler(res.locals.routeInput as RouteInput<S>, req, res);
   };
-  mount.router[spec.method](expressPath(spec.path, mount.base), mount.requireScope(spec.scope), validate, run);
+  mount.router[spec.method](
+    expressPath(spec.path, mount.base),
+    mount.requireScope(spec.scope),
+    requireRole(leastRoleOf(spec)),
+    validate,
+    run,
+  );
 }

@@ -12,13 +12,15 @@ import type { JWK } from 'jose';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import { errorHandler, inputBoundary, labelRoute, observeHttp, type Logger } from '@skiptrace/runtime';
-import { createAccounts, type Accounts } from '@skiptrace/accounts';
+import { createAccounts, createMembers, type Accounts } from '@skiptrace/accounts';
+import { createAuditLog } from '@skiptrace/audit';
 import { createAbuseControls } from './abuse.ts';
 import { createClientAdapter } from './client-adapter.ts';
 import { ensureConsoleClient } from './console-client.ts';
 import type { AuthConfig } from './config.ts';
 import { ensureDemo, type DemoCredentials, type EnsureDemoOptions } from './demo.ts';
 import { createInteractionsRouter } from './interactions.router.ts';
+import { createMemberLinksRouter } from './member-links.router.ts';
 import { purgeExpired } from './oidc-adapter-db.ts';
 import { artefactAdapters, LOSSABLE_MODELS } from './oidc-artefacts.ts';
 import { createProvider } from './provider.ts';
@@ -131,14 +133,19 @@ export async function createAuthService({ db, kv, config, logger }: AuthServiceD
   // gzip, deflate and br are undone within limits: by the interaction forms' parser, and for
   // oidc-provider's endpoints by providerBodies (it undoes no Content-Encoding itself).
   app.use(inputBoundary());
+  const audit = createAuditLog(db);
+  const secureCookies = config.trustProxy || config.issuer.startsWith('https:');
+  // Before the interactions: /interaction/invitation/<token> is no interaction uid.
   app.use(
-    createInteractionsRouter({
-      provider,
-      accounts,
+    createMemberLinksRouter({
+      members: createMembers(db),
+      audit,
       abuse,
-      secureCookies: config.trustProxy || config.issuer.startsWith('https:'),
+      secureCookies,
+      consoleUrl: config.consoleUrl,
     }),
   );
+  app.use(createInteractionsRouter({ provider, accounts, abuse, audit, secureCookies }));
   app.post('/oauth/token', async (req, res, next) => {
     const wait = await abuse.tokenByIp(req.ip ?? 'unknown');
     if (!wait) return next();

@@ -74,7 +74,13 @@ export async function ensureDemo(
     created = true;
   }
   if (!(await accounts.findUserByEmail(DEMO_EMAIL))) {
-    await accounts.createUser({ email: DEMO_EMAIL, password: credentials.password, accountId: DEMO_ACCOUNT_ID });
+    // The demo account's one user is its owner (docs/oauth.md, roles).
+    await accounts.createUser({
+      email: DEMO_EMAIL,
+      password: credentials.password,
+      accountId: DEMO_ACCOUNT_ID,
+      role: 'owner',
+    });
     created = true;
   }
   if (!client) {

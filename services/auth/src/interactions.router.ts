@@ -5,17 +5,18 @@
  * on top, the provider ties every interaction uid to its own interaction cookie.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { cleanBody, DependencyUnavailableError } from '@skiptrace/runtime';
 import type { Accounts } from '@skiptrace/accounts';
+import type { AuditLog } from '@skiptrace/audit';
 import type { AbuseControls } from './abuse.ts';
 import { consentPage, errorPage, loginPage, unavailablePage } from './views.ts';
 
 const CSRF_COOKIE = 'skiptrace_csrf';
 
-function readCookie(req: Request, name: string): string | undefined {
+export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
     if (k === name) return decodeURIComponent(v.join('='));
@@ -23,7 +24,7 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-function send(res: Response, status: number, html: string): void {
+export function send(res: Response, status: number, html: string): void {
   res
     .status(status)
     .set({
@@ -40,13 +41,15 @@ export interface InteractionDeps {
   provider: Provider;
   accounts: Accounts;
   abuse: AbuseControls;
+  audit: AuditLog;
   secureCookies: boolean;
 }
 
-export function createInteractionsRouter({ provider, accounts, abuse, secureCookies }: InteractionDeps): Router {
-  const router = Router();
-  const form = cleanBody(express.urlencoded({ extended: false, limit: '8kb' }));
+/** The sign-in forms' body parser: urlencoded, 8 KiB. */
+export const signInForm = (): RequestHandler => cleanBody(express.urlencoded({ extended: false, limit: '8kb' }));
 
+/** The double-submit CSRF token of the sign-in pages: its cookie and the check of a form's field. */
+export function csrfTokens(secureCookies: boolean) {
   const csrfFor = (req: Request, res: Response): string => {
     const existing = readCookie(req, CSRF_COOKIE);
     if (existing && /^[\w-]{32,64}$/.test(existing)) return existing;
@@ -59,6 +62,13 @@ export function createInteractionsRouter({ provider, accounts, abuse, secureCook
     const field = Buffer.from(typeof req.body?.csrf === 'string' ? req.body.csrf : '');
     return cookie.length > 0 && cookie.length === field.length && timingSafeEqual(cookie, field);
   };
+  return { csrfFor, csrfValid };
+}
+
+export function createInteractionsRouter({ provider, accounts, abuse, audit, secureCookies }: InteractionDeps): Router {
+  const router = Router();
+  const form = signInForm();
+  const { csrfFor, csrfValid } = csrfTokens(secureCookies);
   const clientName = async (clientId: unknown) =>
     (typeof clientId === 'string' && (await provider.Client.find(clientId))?.clientName) || String(clientId);
 
@@ -104,6 +114,13 @@ export function createInteractionsRouter({ provider, accounts, abuse, secureCook
       return again(401, 'Invalid email or password.');
     }
     await abuse.loginSucceeded(email);
+    await audit.record({
+      accountId: user.accountId,
+      action: 'user.signed_in',
+      actor: { type: 'user', id: user.id, email: user.email },
+      clientId: String(details.params.client_id),
+      ...(req.ip ? { sourceAddress: req.ip } : {}),
+    });
     await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });
 

@@ -194,16 +194,28 @@ export function createProvider(deps: ProviderDeps): Provider {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     expiresWithSession: async () => false,
+    // account_id: the tenant the API scopes data by; role: a signed-in user's role in it
+    // (docs/oauth.md, roles) — read again on every refresh, so a changed role arrives with
+    // the next token. A client_credentials token has no role: its scopes govern it.
     async extraTokenClaims(_ctx, token) {
       const userId = 'accountId' in token ? token.accountId : undefined;
-      const accountId = userId
-        ? (await accounts.findUser(userId))?.accountId
-        : (await accounts.findClient(token.clientId!))?.accountId;
+      if (userId) {
+        const user = await accounts.findUser(userId);
+        return user ? { account_id: user.accountId, role: user.role } : undefined;
+      }
+      const accountId = (await accounts.findClient(token.clientId!))?.accountId;
       return accountId ? { account_id: accountId } : undefined;
     },
-    async findAccount(_ctx, sub) {
+    // A removed user has no account: their sessions and refresh tokens end. A password reset
+    // (users.signed_out_at) voids the sign-ins before it: a token's or session's auth time.
+    async findAccount(ctx, sub, token) {
       const user = await accounts.findUser(sub);
-      return user && { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
+      if (!user) return undefined;
+      if (user.signedOutAt) {
+        const authTime = token && 'authTime' in token ? token.authTime : ctx.oidc?.session?.loginTs;
+        if (authTime === undefined || authTime < Math.floor(user.signedOutAt.getTime() / 1000)) return undefined;
+      }
+      return { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async renderError(ctx, out) {

@@ -102,3 +102,56 @@ ${input.form}
 export function signedOutPage(): string {
   return layout('Signed out', `<h1>Signed out</h1><p>You are signed out. You can close this window.</p>`);
 }
+
+const LINK_TEXT = {
+  invitation: {
+    title: 'Join the team',
+    lead: 'You were invited to the skip-trace console as',
+    button: 'Set password and join',
+  },
+  password_reset: { title: 'Set a new password', lead: 'A new password for', button: 'Set new password' },
+} as const;
+
+/** The page of a member's one-time link: set a password (an invitation) or a new one (a reset). */
+export function memberLinkPage(input: {
+  kind: 'invitation' | 'password_reset';
+  action: string;
+  csrf: string;
+  email: string;
+  role?: string | null;
+  error?: string;
+}): string {
+  const text = LINK_TEXT[input.kind];
+  const error = input.error ? `<p role="alert" id="link-error">${escapeHtml(input.error)}</p>` : '';
+  const described = input.error ? ' aria-describedby="link-error"' : '';
+  const role = input.kind === 'invitation' && input.role ? ` (<strong>${escapeHtml(input.role)}</strong>)` : '';
+  return layout(
+    text.title,
+    `<h1>${text.title}</h1>
+<p>${text.lead} <strong>${escapeHtml(input.email)}</strong>${role}.</p>${error}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
+<input type="email" name="email" autocomplete="username" value="${escapeHtml(input.email)}" hidden readonly>
+<label for="password">Password (8 characters or more)</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required${described}>
+<label for="confirm">Password again</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="8" required${described}>
+<button class="primary" type="submit">${text.button}</button>
+</form>`,
+  );
+}
+
+/** After a link was used: where to sign in now. */
+export function memberLinkDonePage(input: {
+  kind: 'invitation' | 'password_reset';
+  email: string;
+  consoleUrl: string;
+}): string {
+  const done = input.kind === 'invitation' ? 'You joined the team.' : 'Your new password is set.';
+  return layout(
+    'Password set',
+    `<h1>Password set</h1>
+<p>${done} Sign in as <strong>${escapeHtml(input.email)}</strong> with your new password.</p>
+<p><a href="${escapeHtml(input.consoleUrl)}/">Continue to the console</a></p>`,
+  );
+}

@@ -103,6 +103,8 @@ export function describeOAuthFlows(name: string, backend: () => Promise<Backend>
       expect(decodeJwt(tokens.access_token)).toMatchObject({
         sub: userId,
         account_id: accountId,
+        // The user of a new account is its owner (docs/oauth.md, roles).
+        role: 'owner',
         client_id: clientId,
         scope: 'read write',
         aud: 'urn:skiptrace:api',

@@ -1,4 +1,10 @@
-import { createAccounts, createClientsRouter } from '@skiptrace/accounts';
+import {
+  createAccounts,
+  createClientsRouter,
+  createMemberCheck,
+  createMembers,
+  createMembersRouter,
+} from '@skiptrace/accounts';
 import { auditContext, createAuditLog, createAuditRouter, startAuditSweep } from '@skiptrace/audit';
 import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
@@ -14,6 +20,7 @@ import type express from 'express';
 import type { JSONWebKeySet } from 'jose';
 import type { GatewayProcessConfig } from './config.ts';
 import { createGatewayService } from './gateway.service.ts';
+import type { GatewayAuth } from './gateway.types.ts';
 
 export interface GatewayWiringDeps {
   db: Database;
@@ -43,7 +50,13 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
   const bearer = deps.jwks
     ? createBearerAuth({ issuer, audience, jwks: deps.jwks })
     : createBearerAuth({ issuer, audience, jwksUrl: new URL(jwksUrl) });
-  const auth = { authenticate: bearer.middleware, requireScope: bearer.requireScope };
+  // A user's token is checked against the user as they are now (removed: 401; role lowered).
+  const memberCheck = createMemberCheck(createMembers(db));
+  const auth: GatewayAuth = {
+    authenticate: (req, res, next) =>
+      bearer.middleware(req, res, (err?: unknown) => (err ? next(err) : memberCheck(req, res, next))),
+    requireScope: bearer.requireScope,
+  };
   const consoleBuild = await ensureConsoleBuilt({ log: (msg) => logger.info(msg) });
   if (consoleBuild.built) logger.info({ ms: consoleBuild.ms }, 'console built');
   const consoleRouter = await createConsoleRouter({
@@ -82,6 +95,7 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
         logger,
         audit,
       }),
+      '/members': createMembersRouter({ db, audit, requireScope: bearer.requireScope, issuer, logger }),
       '/audit': createAuditRouter({ audit, requireScope: bearer.requireScope }),
       '/usage': createUsageRouter({
         usage,

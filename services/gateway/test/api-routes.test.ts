@@ -1,6 +1,12 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createAccounts, createClientsRouter, verifySecret, type Accounts } from '@skiptrace/accounts';
+import {
+  createAccounts,
+  createClientsRouter,
+  createMembersRouter,
+  verifySecret,
+  type Accounts,
+} from '@skiptrace/accounts';
 import { createAuditLog, createAuditRouter } from '@skiptrace/audit';
 import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import {
@@ -51,6 +57,13 @@ async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
         requireScope: testAuth.requireScope,
         logger,
         audit: createAuditLog(db),
+      }),
+      '/members': createMembersRouter({
+        db,
+        audit: createAuditLog(db),
+        requireScope: testAuth.requireScope,
+        issuer: 'http://test',
+        logger,
       }),
       '/audit': createAuditRouter({ audit: createAuditLog(db), requireScope: testAuth.requireScope }),
       '/usage': createUsageRouter({

@@ -1,5 +1,5 @@
 import { createBatchRows } from '@skiptrace/batches';
-import type { Property } from '@skiptrace/contracts';
+import type { Property, Role } from '@skiptrace/contracts';
 import { createTraceWorker, type TraceEngine, type TraceOutcome } from '@skiptrace/core';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
@@ -10,15 +10,23 @@ import { createGatewayService } from '../src/gateway.service.ts';
 import type { GatewayAuth } from '../src/gateway.types.ts';
 
 /**
- * Test double of the bearer port: `Authorization: Bearer <account>:<scopes>` is taken
- * at its word. The real JWT verification has its own suite (packages/bearer) and the
- * end-to-end suite runs the gateway behind it.
+ * Test double of the bearer port: `Authorization: Bearer <account>:<scopes>` (an API
+ * client) or `Bearer <account>:<scopes>:<role>` (a signed-in user `usr_test` with that role)
+ * is taken at its word. The real JWT verification has its own suite (packages/bearer) and
+ * the end-to-end suite runs the gateway behind it.
  */
 export const testAuth: GatewayAuth = {
   authenticate: ((req, _res, next) => {
-    const m = /^Bearer ([\w-]+):([\w ,]*)$/.exec(req.get('authorization') ?? '');
+    const m = /^Bearer ([\w-]+):([\w ,]*)(?::(owner|admin|member|viewer))?$/.exec(req.get('authorization') ?? '');
     if (!m) return next(new ApiError('unauthorized', 'missing bearer token'));
-    req.auth = { accountId: m[1]!, clientId: 'test', subject: 'test', scopes: m[2]!.split(',') };
+    const role = m[3] as Role | undefined;
+    req.auth = {
+      accountId: m[1]!,
+      clientId: 'test',
+      subject: role ? 'usr_test' : 'test',
+      scopes: m[2]!.split(','),
+      ...(role ? { role } : {}),
+    };
     next();
   }) as RequestHandler,
   requireScope: (scope) => (req, _res, next) =>

@@ -1,6 +1,7 @@
 import { batchRoutes } from './batches.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { clientRoutes } from './clients.routes.ts';
+import { memberRoutes } from './members.routes.ts';
 import type { RouteSpec } from './route.ts';
 import { skiptraceRoutes } from './skiptrace.routes.ts';
 import { usageRoutes } from './usage.routes.ts';
@@ -12,6 +13,7 @@ export * as skiptraceApi from './skiptrace.routes.ts';
 export * as batchesApi from './batches.routes.ts';
 export * as webhooksApi from './webhooks.routes.ts';
 export * as clientsApi from './clients.routes.ts';
+export * as membersApi from './members.routes.ts';
 export * as usageApi from './usage.routes.ts';
 export * as auditApi from './audit.routes.ts';
 
@@ -24,6 +26,7 @@ export const API_TAGS = [
   },
   { name: 'Webhooks', description: 'Signed event deliveries (Standard Webhooks), their log, replay and recovery.' },
   { name: 'API clients', description: "The account's OAuth clients for server-to-server access." },
+  { name: 'Members', description: "The account's users, their roles, invitations and password resets." },
   { name: 'Usage', description: 'What the account used, per day or API client; monthly quotas.' },
   { name: 'Audit log', description: 'Who did what to the account, when and from where.' },
 ];
@@ -34,6 +37,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...batchRoutes,
   ...webhookRoutes,
   ...clientRoutes,
+  ...memberRoutes,
   ...usageRoutes,
   ...auditRoutes,
 ];
