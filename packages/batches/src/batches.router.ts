@@ -22,13 +22,17 @@ import {
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { cancelBatch, countBatches, findBatch, listBatches, toSummary, type BatchRow } from './batch.repository.ts';
+import ExcelJS from 'exceljs';
 import { parseColumnMap } from './columns.ts';
 import { BatchesConfig } from './config.ts';
-import { csvHeader, exportText, writeWithBackpressure } from './export.ts';
+import { delimiterOf } from './delimiter.ts';
+import { csvHeader, exportColumns, exportText, exportXlsxRows, writeWithBackpressure } from './export.ts';
 import { createExportSlots } from './export-slots.ts';
+import { columnMappings } from './mappings.ts';
+import { listRejects, rejectsCsv } from './rejects.ts';
 import { deleteBatchData } from './results.ts';
-import type { Format } from './sources.ts';
-import { submitBatch } from './submit.ts';
+import type { Format, ReadOptions, SourceInfo } from './sources.ts';
+import { previewUpload, submitBatch, type UploadReport } from './submit.ts';
 
 export interface BatchesRouterDeps {
   db: Database;
@@ -40,7 +44,10 @@ export interface BatchesRouterDeps {
 
 const BASE = '/property/skiptrace/batches';
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 function formatOf(req: Request): Format {
+  if (req.is(XLSX_TYPE)) return 'xlsx';
   if (req.is('text/csv')) return 'csv';
   if (req.is(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines'])) {
     return 'ndjson';
@@ -48,8 +55,39 @@ function formatOf(req: Request): Format {
   if (req.is('application/json')) return 'json';
   throw new ApiError(
     'unsupported_media_type',
-    'Content-Type must be text/csv, application/x-ndjson or application/json (an array of Property objects)',
+    `Content-Type must be text/csv, ${XLSX_TYPE} (an .xlsx workbook), application/x-ndjson or application/json (an array of Property objects)`,
   );
+}
+
+/** How to read the body: ?charset= (else the Content-Type's), ?delimiter=, ?sheet=. */
+function readOptions(req: Request, query: { charset?: string; delimiter?: string; sheet?: string }): ReadOptions {
+  const read: ReadOptions = {};
+  const charset = query.charset?.trim().toLowerCase() || charsetOf(req.get('content-type'));
+  if (charset) read.charset = charset;
+  if (query.delimiter !== undefined && query.delimiter !== '') {
+    const delimiter = delimiterOf(query.delimiter);
+    if (!delimiter)
+      throw new ApiError('invalid_parameter', 'delimiter must be one of , ; | or tab (comma, semicolon, pipe, tab)');
+    read.delimiter = delimiter;
+  }
+  if (query.sheet?.trim()) read.sheet = query.sheet.trim();
+  return read;
+}
+
+/** How the file was read and mapped, as the API names it (BatchPreview, BatchAccepted). */
+function readReport(
+  report: Pick<UploadReport, 'columns' | 'mapping' | 'mappingSource' | 'warnings'> & { info: SourceInfo },
+) {
+  const { info } = report;
+  return {
+    columns: report.columns,
+    mapping: report.mapping,
+    mapping_source: report.mappingSource,
+    warnings: report.warnings,
+    ...(info.encoding && { encoding: info.encoding.encoding, encoding_source: info.encoding.source }),
+    ...(info.delimiter !== undefined && { delimiter: info.delimiter }),
+    ...(info.sheet !== undefined && { sheet: info.sheet, sheets: info.sheets }),
+  };
 }
 
 /** Keyset cursors of this listing carry the kind `batch`. */
@@ -84,7 +122,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     };
   }
 
-  function accepted(res: Response, row: BatchRow) {
+  function accepted(res: Response, { row, report }: { row: BatchRow; report?: UploadReport }) {
     res.status(202).set('Location', statusUrl(String(row.id)));
     const body: BatchAccepted = {
       id: String(row.id),
@@ -92,6 +130,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
       accepted: row.total - row.rejected,
       rejected: row.rejected,
       status_url: statusUrl(String(row.id)),
+      ...(report && readReport(report)),
     };
     res.json(body);
   }
@@ -107,9 +146,36 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
       key: checkIdempotencyKey(headers['Idempotency-Key']),
       body: req,
       contentEncoding: req.get('content-encoding'),
-      charset: charsetOf(req.get('content-type')),
+      read: readOptions(req, query),
+      saveMapping: query.save_mapping === 'true',
     };
     accepted(res, await submitBatch({ db, bus, config, logger: req.log ?? deps.logger }, upload));
+  });
+
+  mountRoute(mount, batchesApi.previewBatch, async ({ query }, req, res) => {
+    const preview = await previewUpload(
+      { db, config },
+      {
+        accountId: accountOf(req),
+        format: formatOf(req),
+        map: parseColumnMap(query.map),
+        body: req,
+        contentEncoding: req.get('content-encoding'),
+        read: readOptions(req, query),
+        saveMapping: query.save_mapping === 'true',
+        partial: query.partial === 'true',
+      },
+    );
+    res.json({ format: preview.format, rows: preview.rows, ...readReport(preview) });
+  });
+
+  mountRoute(mount, batchesApi.listMappings, async (_input, req, res) => {
+    res.json(await columnMappings.list(db, accountOf(req)));
+  });
+
+  mountRoute(mount, batchesApi.deleteMapping, async ({ params }, req, res) => {
+    if (!(await columnMappings.remove(db, accountOf(req), params.id))) throw notFound('mapping');
+    res.status(204).end();
   });
 
   mountRoute(mount, batchesApi.listBatches, async ({ query: { limit, cursor } }, req, res) => {
@@ -140,7 +206,10 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
         ? 'application/x-ndjson'
         : asked === 'csv'
           ? 'text/csv'
-          : req.accepts(['text/csv', 'application/x-ndjson']);
+          : asked === 'xlsx'
+            ? XLSX_TYPE
+            : req.accepts(['text/csv', 'application/x-ndjson', XLSX_TYPE]);
+    if (type === XLSX_TYPE) return exportXlsx(req, res, row);
     const csv = type !== 'application/x-ndjson';
     await audit.record({
       ...auditContext(req),
@@ -162,6 +231,48 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     } catch (err) {
       // Headers are gone: the only honest signal left is an aborted response.
       (req.log ?? deps.logger)?.warn({ err, batchId: row.id }, 'export aborted');
+      res.destroy(err as Error);
+    }
+  });
+
+  /** The export as one workbook, sheet "Results": the CSV export's columns and rows, streamed. */
+  async function exportXlsx(req: Request, res: Response, row: BatchRow) {
+    res.status(200);
+    res.set('Content-Type', XLSX_TYPE);
+    res.set('Content-Disposition', `attachment; filename="batch-${row.id}.xlsx"`);
+    res.set('X-Batch-Status', row.status);
+    try {
+      const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
+      const sheet = book.addWorksheet('Results');
+      sheet.addRow([...row.columns, ...exportColumns(row.columns)]).commit();
+      const batch = { id: String(row.id), total: row.total, width: row.columns.length };
+      for await (const rows of exportXlsxRows(db, batch, config.pageRows)) {
+        if (res.destroyed) throw new Error('client disconnected');
+        for (const cells of rows) sheet.addRow(cells).commit();
+      }
+      sheet.commit();
+      await book.commit();
+    } catch (err) {
+      (req.log ?? deps.logger)?.warn({ err, batchId: row.id }, 'export aborted');
+      res.destroy(err as Error);
+    }
+  }
+
+  mountRoute(mount, batchesApi.listRejects, async ({ params, query }, req, res) => {
+    const row = await findBatch(db, accountOf(req), params.id);
+    if (!row) throw notFound('batch');
+    if (query.format !== 'csv') return void res.json(await listRejects(db, params.id, query.after, query.limit));
+    res.once('close', exportSlots.take(accountOf(req)));
+    res.status(200);
+    res.set('Content-Type', 'text/csv; charset=utf-8');
+    res.set('Content-Disposition', `attachment; filename="batch-${row.id}-rejects.csv"`);
+    try {
+      for await (const text of rejectsCsv(db, params.id, row.columns, config.pageRows)) {
+        await writeWithBackpressure(res, text);
+      }
+      res.end();
+    } catch (err) {
+      (req.log ?? deps.logger)?.warn({ err, batchId: row.id }, 'rejects export aborted');
       res.destroy(err as Error);
     }
   });

@@ -124,17 +124,30 @@ async function readPage<T extends { row_number: number }>(
  * either: rows are slotted by row number here. The next page is read while this one is
  * rendered and written.
  */
-export function exportText(
+export async function* exportText(
   db: Database,
   batch: { id: string; total: number; width: number },
   format: 'csv' | 'ndjson',
   pageRows: number,
 ): AsyncGenerator<string> {
-  return format === 'csv'
-    ? renderPages<CsvTracedText>(db, batch, TRACED_COLUMNS.csv, pageRows, (entry) =>
-        csvLine(entry.kind === 'traced' ? { kind: 'traced', row: parsedRow(entry.row) } : entry, batch.width),
-      )
-    : renderPages<NdjsonTracedRow>(db, batch, TRACED_COLUMNS.ndjson, pageRows, ndjsonLine);
+  const lines =
+    format === 'csv'
+      ? renderPages<CsvTracedText, string>(db, batch, TRACED_COLUMNS.csv, pageRows, (entry) =>
+          csvLine(entry.kind === 'traced' ? { kind: 'traced', row: parsedRow(entry.row) } : entry, batch.width),
+        )
+      : renderPages<NdjsonTracedRow, string>(db, batch, TRACED_COLUMNS.ndjson, pageRows, ndjsonLine);
+  for await (const slice of lines) yield slice.join('');
+}
+
+/** The batch's rows in input order as XLSX rows (cells, see xlsxCells), a page at a time. */
+export function exportXlsxRows(
+  db: Database,
+  batch: { id: string; total: number; width: number },
+  pageRows: number,
+): AsyncGenerator<ReturnType<typeof xlsxCells>[]> {
+  return renderPages<CsvTracedText, ReturnType<typeof xlsxCells>>(db, batch, TRACED_COLUMNS.csv, pageRows, (entry) =>
+    xlsxCells(entry.kind === 'traced' ? { kind: 'traced', row: parsedRow(entry.row) } : entry, batch.width),
+  );
 }
 
 const parsedRow = (row: CsvTracedText): CsvTracedRow => ({
@@ -144,13 +157,14 @@ const parsedRow = (row: CsvTracedText): CsvTracedRow => ({
   owner_facts: row.owner_facts === null ? null : (JSON.parse(row.owner_facts) as OwnerFacts),
 });
 
-async function* renderPages<T extends { row_number: number }>(
+/** Renders a batch's pages, gathered per slice of the event loop (SLICE_MS). */
+async function* renderPages<T extends { row_number: number }, R>(
   db: Database,
   batch: { id: string; total: number },
   columns: string,
   pageRows: number,
-  render: (entry: ExportRow<T>) => string,
-): AsyncGenerator<string> {
+  render: (entry: ExportRow<T>) => R,
+): AsyncGenerator<R[]> {
   const read = (from: number) =>
     from > batch.total
       ? undefined
@@ -162,12 +176,12 @@ async function* renderPages<T extends { row_number: number }>(
     next = read(from + pageRows);
     // If the consumer stops (client gone), the page read ahead must not reject unobserved.
     next?.catch(() => undefined);
-    let text = '';
+    let out: R[] = [];
     for (const entry of page) {
-      text += render(entry);
+      out.push(render(entry));
       if (slices.due()) {
-        yield text;
-        text = '';
+        yield out;
+        out = [];
         // A turn of the event loop after every SLICE_MS of rendering: in the one-process
         // system a synchronous request crosses the event loop a few dozen times (HTTP, rate
         // limit, publish, consume, queries, reply) and waits up to a slice at each crossing.
@@ -176,7 +190,7 @@ async function* renderPages<T extends { row_number: number }>(
         await slices.yieldTurn();
       }
     }
-    if (text) yield text;
+    if (out.length > 0) yield out;
   }
 }
 
@@ -205,7 +219,8 @@ export const COLLISION_PREFIX = 'result_';
 /**
  * The export's own columns: PHONE_COLUMNS phone groups (number, type, DNC, litigator and the
  * matched person's first name, last name, emails, owner, resident and current address), the
- * owners of record and the mailing address used, then confidence, status, error, truncated
+ * owners of record and the mailing address used, then row (the input row number: 1 is the
+ * first row after the header, as reject reasons count), confidence, status, error, truncated
  * and people_total (as in the API: more people matched than were returned).
  * If any of them equals an input column (case-insensitively), all of them get the
  * `result_` prefix — repeated until none does — so the header never names a column twice
@@ -214,7 +229,7 @@ export const COLLISION_PREFIX = 'result_';
 export function exportColumns(inputColumns: readonly string[]): string[] {
   const own: string[] = [];
   for (let i = 1; i <= PHONE_COLUMNS; i++) for (const field of PHONE_GROUP) own.push(`phone_${i}${field}`);
-  own.push(...PROPERTY_COLUMNS, 'confidence', 'status', 'error', 'truncated', 'people_total');
+  own.push(...PROPERTY_COLUMNS, 'row', 'confidence', 'status', 'error', 'truncated', 'people_total');
   const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
   let prefix = '';
   while (own.some((c) => taken.has(`${prefix}${c}`.toLowerCase()))) prefix += COLLISION_PREFIX;
@@ -235,45 +250,71 @@ export function csvHeader(columns: readonly string[]): string {
  * as a formula is quoted), the system's E.164 phone numbers through `csvPhoneCell`.
  */
 export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
-  const cells: string[] = [];
+  return `${exportCells(entry, width, csvCell, csvPhoneCell).join(',')}\n`;
+}
+
+/** A cell as the XLSX export writes it: text, numbers and booleans as they are, empty as nothing. */
+const xlsxCell = (value: unknown): string | number | boolean | null =>
+  value === null || value === undefined || value === ''
+    ? null
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? value
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
+
+/** One export row's cells for the XLSX writer (the CSV export's cells, not text-encoded: a workbook cell is never a formula). */
+export const xlsxCells = (entry: ExportRow<CsvTracedRow>, width: number) =>
+  exportCells(entry, width, xlsxCell, xlsxCell);
+
+/** The cells of one export row (see csvLine), each through `cell` (the system's phone numbers through `phone`). */
+function exportCells<C>(
+  entry: ExportRow<CsvTracedRow>,
+  width: number,
+  cell: (value: unknown) => C,
+  phone: (number: string) => C,
+): C[] {
+  const empty = cell('');
+  const cells: C[] = [];
   const input = entry.kind === 'traced' ? entry.row.input : entry.row.raw;
-  if (Array.isArray(input)) for (let i = 0; i < width; i++) cells.push(csvCell(input[i]));
+  if (Array.isArray(input)) for (let i = 0; i < width; i++) cells.push(cell(input[i]));
   else {
     // An unparseable line (kept as text) goes into the first column.
-    cells.push(csvCell(input));
-    for (let i = 1; i < width; i++) cells.push('');
+    cells.push(cell(input));
+    for (let i = 1; i < width; i++) cells.push(empty);
   }
   const results = entry.kind === 'traced' ? entry.row.results : [];
   let group = 0;
   people: for (const person of results) {
     if (person.phones.length === 0) continue;
     const who = [
-      csvCell(person.first_name),
-      csvCell(person.last_name),
-      csvCell(person.emails.join('; ')),
-      csvCell(person.owner),
-      csvCell(person.resident),
-      csvCell(person.current_address && addressLine(person.current_address)),
+      cell(person.first_name),
+      cell(person.last_name),
+      cell(person.emails.join('; ')),
+      cell(person.owner),
+      cell(person.resident),
+      cell(person.current_address && addressLine(person.current_address)),
     ];
     for (const p of person.phones) {
       if (group === PHONE_COLUMNS) break people;
-      cells.push(csvPhoneCell(p.number), csvCell(p.type), csvCell(p.dnc), csvCell(p.litigator), ...who);
+      cells.push(phone(p.number), cell(p.type), cell(p.dnc), cell(p.litigator), ...who);
       group++;
     }
   }
-  for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push('');
+  for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push(empty);
   const facts = entry.kind === 'traced' ? entry.row.owner_facts : null;
   cells.push(
-    csvCell(facts?.owners_of_record && ownerNames(facts.owners_of_record)),
-    csvCell(facts?.mailing_address && addressLine(facts.mailing_address)),
+    cell(facts?.owners_of_record && ownerNames(facts.owners_of_record)),
+    cell(facts?.mailing_address && addressLine(facts.mailing_address)),
+    cell(entry.row.row_number),
   );
   if (entry.kind === 'traced') {
     const total = entry.row.people_total;
-    cells.push(csvCell(results[0]?.confidence), csvCell(entry.row.status), csvCell(entry.row.error));
-    if (entry.row.status === 'pending') cells.push('', '');
-    else cells.push(csvCell(total !== null), csvCell(total));
-  } else cells.push('', 'rejected', csvCell(entry.row.reason), '', '');
-  return `${cells.join(',')}\n`;
+    cells.push(cell(results[0]?.confidence), cell(entry.row.status), cell(entry.row.error));
+    if (entry.row.status === 'pending') cells.push(empty, empty);
+    else cells.push(cell(total !== null), cell(total));
+  } else cells.push(empty, cell('rejected'), cell(entry.row.reason), empty, empty);
+  return cells;
 }
 
 /** One PropertyResponse per traced row plus its `row`; rejected rows as {row, status: 'rejected', error, input}. */

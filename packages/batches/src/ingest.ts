@@ -8,12 +8,22 @@
 import type { Readable } from 'node:stream';
 import { ADDRESS_FIELDS, Property } from '@skiptrace/contracts';
 import { analyzeBatchInputs, batchInputValues, copyBatchInputs } from '@skiptrace/core';
+import { detectNameOrder, parseOwnerNames, type NameOrder } from '@skiptrace/owners';
 import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem, type Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
-import { FIELDS, MAILING_FIELDS, resolveColumns, type ColumnMap, type Field, type Resolution } from './columns.ts';
+import {
+  FIELDS,
+  MAILING_FIELDS,
+  mappingWarnings,
+  resolveColumns,
+  type ColumnMap,
+  type Field,
+  type MappingWarning,
+  type Resolution,
+} from './columns.ts';
 import { SLICE_MS, type BatchesConfig } from './config.ts';
 import { deleteBatchData } from './results.ts';
-import { sourceFor, type Format } from './sources.ts';
+import { sourceFor, type Format, type ReadOptions, type SourceInfo, type SourceItem } from './sources.ts';
 import { holdUploadLease, UPLOAD_OWNER } from './upload-lease.ts';
 
 const REJECT_COLUMNS = ['batch_id', 'row_number', 'reason', 'raw'];
@@ -29,9 +39,23 @@ export interface IngestInput {
   format: Format;
   body: Readable;
   map: ColumnMap;
-  /** Declared charset of the body (Content-Type), if any. */
-  charset?: string;
-  config: Pick<BatchesConfig, 'maxRows' | 'pageRows' | 'maxRowBytes' | 'maxColumns' | 'uploadHeartbeatMs'>;
+  /** How to read it: declared charset (Content-Type, ?charset=), CSV delimiter, XLSX sheet. */
+  read?: ReadOptions;
+  /**
+   * The account's saved mapping for a header set (mappings.ts), used when `map` is empty;
+   * the header set's mapping is saved after a successful upload when `saveMapping` is set.
+   */
+  savedMapping?: (columns: readonly string[]) => Promise<ColumnMap | undefined>;
+  config: Pick<
+    BatchesConfig,
+    | 'maxRows'
+    | 'pageRows'
+    | 'maxRowBytes'
+    | 'maxColumns'
+    | 'uploadHeartbeatMs'
+    | 'maxInflatedBytes'
+    | 'maxInflationRatio'
+  >;
   /** Where a failed lease renewal is logged. */
   logger?: Logger;
   /**
@@ -46,6 +70,34 @@ export interface IngestResult {
   total: number;
   accepted: number;
   rejected: number;
+  /** The header and how it was mapped: the map used (explicit, saved or aliases) and what it deserves a warning for. */
+  columns: string[];
+  mapping: ColumnMap;
+  mappingSource: 'request' | 'saved' | 'aliases';
+  warnings: MappingWarning[];
+  info: SourceInfo;
+}
+
+/** Rows read before a batch is created when owners' whole names are mapped, to detect their name order. */
+const LOOKAHEAD_ROWS = 200;
+
+/** 400 for an upload without a row to trace: nothing is created. */
+export function emptyUpload(columns: readonly string[]): ApiError {
+  return new ApiError(
+    'validation_failed',
+    columns.length === 0
+      ? 'the file is empty: no header and no rows; nothing was stored'
+      : `the file has a header (${columns.length} columns) but no rows; nothing was stored`,
+  );
+}
+
+/** The map a resolution amounts to: field → the column that feeds it. */
+export function mappingOf(columns: readonly string[], resolution: Resolution): ColumnMap {
+  const map: ColumnMap = {};
+  for (const field of Object.keys(resolution) as Field[]) {
+    if (resolution[field] >= 0) map[field] = columns[resolution[field]];
+  }
+  return map;
 }
 
 type Validated = { property: Property } | { reason: string };
@@ -55,6 +107,7 @@ export function validateRow(
   cells: readonly unknown[],
   resolution: Resolution,
   columns: readonly string[] = [],
+  nameOrder?: NameOrder,
 ): Validated {
   const candidate: Record<string, string> = {};
   const problems: string[] = [];
@@ -70,6 +123,20 @@ export function validateRow(
     if (typeof value === 'string') candidate[field] = value;
     else if (typeof value === 'number' || typeof value === 'boolean') candidate[field] = String(value);
     else problems.push(`${field}: must be text`);
+  }
+  // The owner's whole name in one column feeds first and last name when the row has neither.
+  const whole = resolution.owner_name >= 0 ? cells[resolution.owner_name] : undefined;
+  if (
+    candidate.first_name === undefined &&
+    candidate.last_name === undefined &&
+    typeof whole === 'string' &&
+    whole.trim()
+  ) {
+    const person = parseOwnerNames([whole], { order: nameOrder }).find((o) => o.lastName !== undefined);
+    if (person?.lastName) {
+      candidate.last_name = person.lastName;
+      if (person.firstName) candidate.first_name = person.firstName;
+    }
   }
   for (const field of REQUIRED) {
     if (candidate[field] === undefined && !problems.some((p) => p.startsWith(`${field}:`))) {
@@ -106,7 +173,7 @@ export function validateRow(
     }
   }
   const order = (p: string) => {
-    const at = FIELDS.indexOf(p.slice(0, p.indexOf(':')) as Field);
+    const at = (FIELDS as readonly string[]).indexOf(p.slice(0, p.indexOf(':')));
     return at === -1 ? FIELDS.length : at;
   };
   problems.sort((a, b) => order(a) - order(b));
@@ -128,7 +195,50 @@ export async function createReceivingBatch(
 }
 
 export async function ingest(input: IngestInput): Promise<IngestResult> {
-  const { db, accountId, format, body, map, config, charset } = input;
+  const { db, accountId, format, body, config } = input;
+  const source = sourceFor(format, body, config, input.read);
+  // The first rows before a batch exists: an upload without one is refused with nothing created.
+  const rows = source.items[Symbol.asyncIterator]();
+  const ahead: SourceItem[] = [];
+  const readAhead = async (upTo: number) => {
+    while (ahead.length < upTo) {
+      const next = await rows.next();
+      if (next.done) break;
+      ahead.push(next.value);
+    }
+  };
+  await readAhead(1);
+  if (ahead.length === 0) throw emptyUpload(source.columns);
+  let map = input.map;
+  let mappingSource: IngestResult['mappingSource'] = Object.keys(map).length > 0 ? 'request' : 'aliases';
+  if (mappingSource === 'aliases' && input.savedMapping) {
+    const saved = await input.savedMapping(source.columns);
+    if (saved) {
+      map = saved;
+      mappingSource = 'saved';
+    }
+  }
+  // Mapped before a batch exists: a map naming a column the header lacks is refused with nothing created.
+  let resolution: Resolution | undefined;
+  let resolvedWidth = -1;
+  let nameOrder: NameOrder | undefined;
+  let analyzed = false;
+  const slices = eventLoopSlices(SLICE_MS);
+  const resolve = () => {
+    resolution = resolveColumns(source.columns, map);
+    resolvedWidth = source.columns.length;
+    if (format !== 'ndjson' && format !== 'json' && mappingSource === 'request') assertMapped(map, resolution);
+  };
+  resolve();
+  if (resolution!.owner_name >= 0) {
+    // Whole names ("JOHN A SMITH" or "SMITH JOHN A"): the file's order, from its first rows.
+    await readAhead(LOOKAHEAD_ROWS);
+    const at = resolution!.owner_name;
+    nameOrder = detectNameOrder(
+      ahead.flatMap((item) => ('cells' in item && typeof item.cells[at] === 'string' ? [[item.cells[at]]] : [])),
+    );
+  }
+  const first = { resolution: resolution!, columns: [...source.columns] };
   const batchId = await createReceivingBatch(db, accountId, format, input.clientId);
   // This process owns the upload while it lives (upload-lease.ts); the sweep ends it if not.
   const lease = holdUploadLease(db, batchId, config.uploadHeartbeatMs, (err) =>
@@ -137,16 +247,11 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
   const columnsJson = (columns: readonly string[]) => JSON.stringify(columns.map(storableText));
   let storedWidth = 0;
   try {
-    const source = sourceFor(format, body, config, charset);
     let accepted: unknown[][] = [];
     let rejected: unknown[][] = [];
     let acceptedCount = 0;
     let rejectedCount = 0;
     let row = 0;
-    let resolution: Resolution | undefined;
-    let resolvedWidth = -1;
-    let analyzed = false;
-    const slices = eventLoopSlices(SLICE_MS);
     const flush = async (all: boolean) => {
       if (accepted.length >= config.pageRows || (all && accepted.length > 0)) {
         await copyBatchInputs(db, accepted);
@@ -170,7 +275,11 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
         rejected = [];
       }
     };
-    for await (const item of source.items) {
+    async function* all(): AsyncGenerator<SourceItem> {
+      yield* ahead;
+      for (let next = await rows.next(); !next.done; next = await rows.next()) yield next.value;
+    }
+    for await (const item of all()) {
       if (lease.lost) throw uploadEnded();
       row++;
       if (row > config.maxRows) {
@@ -180,12 +289,8 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
         rejected.push([batchId, row, item.invalid, JSON.stringify(storableText(item.text.slice(0, RAW_TEXT_LIMIT)))]);
         rejectedCount++;
       } else {
-        if (source.columns.length !== resolvedWidth) {
-          resolution = resolveColumns(source.columns, map);
-          resolvedWidth = source.columns.length;
-          if (format === 'csv') assertMapped(map, resolution);
-        }
-        const result = validateRow(item.cells, resolution!, source.columns);
+        if (source.columns.length !== resolvedWidth) resolve();
+        const result = validateRow(item.cells, resolution!, source.columns, nameOrder);
         if ('property' in result) {
           accepted.push(batchInputValues(accountId, result.property, batchId, row, item.cells));
           acceptedCount++;
@@ -211,7 +316,17 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
       [batchId, columnsJson(source.columns), row, rejectedCount, UPLOAD_OWNER],
     );
     if (rowCount === 0) throw uploadEnded();
-    return { batchId, total: row, accepted: acceptedCount, rejected: rejectedCount };
+    return {
+      batchId,
+      total: row,
+      accepted: acceptedCount,
+      rejected: rejectedCount,
+      columns: first.columns,
+      mapping: mappingOf(first.columns, first.resolution),
+      mappingSource,
+      warnings: mappingWarnings(first.columns, first.resolution),
+      info: source.info,
+    };
   } catch (err) {
     // Deleted only while still receiving: an upload the sweep already ended stays, failed
     // with its reason and every row it traced.
@@ -253,7 +368,7 @@ function assertMapped(map: ColumnMap, resolution: Resolution): void {
   if (missing.length > 0) {
     throw new ApiError(
       'validation_failed',
-      `map names columns the header does not have: ${missing.map((f) => `${f}:${map[f]}`).join(', ')}`,
+      `map names columns the header does not have: ${missing.map((f) => `${f}=${map[f]}`).join(', ')}`,
     );
   }
 }

@@ -8,26 +8,27 @@
  */
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { ApiError, decodeText, JSON_MAX_DEPTH, jsonTextProblem, storableText, tooDeep } from '@skiptrace/runtime';
+import {
+  ApiError,
+  decodeText,
+  JSON_MAX_DEPTH,
+  jsonTextProblem,
+  storableText,
+  tooDeep,
+  type EncodingChoice,
+} from '@skiptrace/runtime';
+import { sniffDelimiter } from './delimiter.ts';
+import type { Format, ReadOptions, RecordSource, SourceInfo, SourceItem, SourceLimits } from './source-types.ts';
+import { xlsxSource } from './xlsx-source.ts';
 
-export type SourceItem = { cells: unknown[] } | { invalid: string; text: string };
+export type { Format, ReadOptions, RecordSource, SourceInfo, SourceItem, SourceLimits } from './source-types.ts';
 
-export interface RecordSource {
-  columns: string[];
-  items: AsyncIterable<SourceItem>;
-}
-
-export type Format = 'csv' | 'ndjson' | 'json';
-
-/** The bounds a reader enforces (BatchesConfig). */
-export interface SourceLimits {
-  /** Longest row, bytes; longer → 413. */
-  maxRowBytes: number;
-  /** Most columns; more → 400, the upload fails. */
-  maxColumns: number;
-}
-
-const tooLong = (max: number) => new ApiError('payload_too_large', `a row is longer than ${max} bytes`);
+/** "row 12 is longer than 65536 bytes": names the data row (1 = the first after the header). */
+export const tooLong = (max: number, row?: number) =>
+  new ApiError(
+    'payload_too_large',
+    `${row === undefined ? 'a row' : row === 0 ? 'the header row' : `row ${row}`} is longer than ${max} bytes (BATCH_MAX_ROW_BYTES); nothing was stored`,
+  );
 /**
  * A row past the JSON limits (JSON_LIMITS: nesting, string length, keys, elements) fails the
  * upload before it is parsed, naming the limit (nothing is stored).
@@ -40,7 +41,7 @@ function checkRowText(text: string): void {
   if (problem) throw rowRefused(problem);
 }
 
-const tooManyColumns = (max: number) =>
+export const tooManyColumns = (max: number) =>
   new ApiError(
     'validation_failed',
     `a batch may carry at most ${max} columns (CSV header fields, or distinct keys across JSON rows); this upload has more; nothing was stored`,
@@ -79,8 +80,13 @@ function objectLayout(maxColumns: number) {
  */
 const PARSE_PIECE = 16 * 1024;
 
-async function* decode(stream: Readable, charset: string | undefined): AsyncGenerator<string> {
-  for await (const text of decodeText(stream as AsyncIterable<Uint8Array>, { charset, what: 'the upload' })) {
+async function* decode(stream: Readable, charset: string | undefined, info: SourceInfo): AsyncGenerator<string> {
+  const onEncoding = (choice: EncodingChoice) => (info.encoding = choice);
+  for await (const text of decodeText(stream as AsyncIterable<Uint8Array>, {
+    charset,
+    what: 'the upload',
+    onEncoding,
+  })) {
     let from = 0;
     while (text.length - from > PARSE_PIECE) {
       let to = from + PARSE_PIECE;
@@ -94,32 +100,62 @@ async function* decode(stream: Readable, charset: string | undefined): AsyncGene
   }
 }
 
-export function csvSource(stream: Readable, { maxRowBytes, maxColumns }: SourceLimits, charset?: string): RecordSource {
+/** Text read before the delimiter is sniffed: the first lines, at most this many characters. */
+const SNIFF_CHARS = 64 * 1024;
+const SNIFF_LINES = 20;
+
+export function csvSource(
+  stream: Readable,
+  { maxRowBytes, maxColumns }: SourceLimits,
+  options: ReadOptions = {},
+): RecordSource {
   const columns: string[] = [];
-  const parser = parse({
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    max_record_size: maxRowBytes,
-  });
-  const text = Readable.from(decode(stream, charset), { objectMode: false });
-  text.on('error', (err) => parser.destroy(err));
-  text.pipe(parser);
+  const info: SourceInfo = {};
   async function* items(): AsyncGenerator<SourceItem> {
-    let header = true;
+    const texts = decode(stream, options.charset, info);
+    // The first lines, to sniff the delimiter from (unless it was given).
+    let head = '';
+    let ended = false;
+    while (options.delimiter === undefined && head.length < SNIFF_CHARS && lineCount(head) < SNIFF_LINES) {
+      const next = await texts.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head += next.value;
+    }
+    info.delimiter = options.delimiter ?? sniffDelimiter(head);
+    const parser = parse({
+      bom: true,
+      delimiter: info.delimiter,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      max_record_size: maxRowBytes,
+    });
+    async function* all(): AsyncGenerator<string> {
+      if (head !== '') yield head;
+      if (!ended) yield* texts;
+    }
+    const text = Readable.from(all(), { objectMode: false });
+    text.on('error', (err) => parser.destroy(err));
+    text.pipe(parser);
+    let records = 0;
     try {
       for await (const record of parser as AsyncIterable<string[]>) {
-        if (header) {
+        records++;
+        if (records === 1) {
           if (record.length > maxColumns) throw tooManyColumns(maxColumns);
           columns.push(...record.map((name) => name.trim()));
-          header = false;
           continue;
         }
         yield { cells: record };
       }
     } catch (err) {
       if (err instanceof CsvError) {
-        if (err.code === 'CSV_MAX_RECORD_SIZE') throw tooLong(maxRowBytes);
+        if (err.code === 'CSV_MAX_RECORD_SIZE') {
+          // The records parsed before it, the header among them: the data row it would have been.
+          throw tooLong(maxRowBytes, Number((err as CsvError & { records?: number }).records ?? records));
+        }
         throw new ApiError('validation_failed', `malformed CSV: ${storableText(err.message)}`);
       }
       throw err;
@@ -128,15 +164,24 @@ export function csvSource(stream: Readable, { maxRowBytes, maxColumns }: SourceL
       text.destroy();
     }
   }
-  return { columns, items: items() };
+  return { columns, items: items(), info };
+}
+
+/** Line breaks in `text` (quotes not considered: only to know when enough was read). */
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 export function ndjsonSource(
   stream: Readable,
   { maxRowBytes, maxColumns }: SourceLimits,
-  charset?: string,
+  options: ReadOptions = {},
 ): RecordSource {
   const { columns, cellsOf } = objectLayout(maxColumns);
+  const info: SourceInfo = {};
+  let rows = 0;
   function item(line: string): SourceItem | undefined {
     const text = line.trim();
     if (text === '') return undefined;
@@ -151,21 +196,24 @@ export function ndjsonSource(
   }
   async function* items(): AsyncGenerator<SourceItem> {
     let buffer = '';
-    for await (const text of decode(stream, charset)) {
+    for await (const text of decode(stream, options.charset, info)) {
       buffer += text;
       let start = 0;
       for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n', start)) {
         const out = item(buffer.slice(start, nl));
         start = nl + 1;
-        if (out) yield out;
+        if (out) {
+          rows++;
+          yield out;
+        }
       }
       buffer = buffer.slice(start);
-      if (buffer.length > maxRowBytes) throw tooLong(maxRowBytes);
+      if (buffer.length > maxRowBytes) throw tooLong(maxRowBytes, rows + 1);
     }
     const out = item(buffer);
     if (out) yield out;
   }
-  return { columns, items: items() };
+  return { columns, items: items(), info };
 }
 
 /**
@@ -175,9 +223,11 @@ export function ndjsonSource(
 export function jsonArraySource(
   stream: Readable,
   { maxRowBytes, maxColumns }: SourceLimits,
-  charset?: string,
+  options: ReadOptions = {},
 ): RecordSource {
   const { columns, cellsOf } = objectLayout(maxColumns);
+  const info: SourceInfo = {};
+  let rows = 0;
   const malformed = (why: string) => new ApiError('invalid_json', `body is not a JSON array: ${why}`);
   const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '\ufeff';
 
@@ -189,7 +239,7 @@ export function jsonArraySource(
     let escaped = false;
     let element = '';
     let empty = true;
-    for await (const text of decode(stream, charset)) {
+    for await (const text of decode(stream, options.charset, info)) {
       const done: string[] = [];
       let from = 0;
       for (let i = 0; i < text.length; i++) {
@@ -241,7 +291,7 @@ export function jsonArraySource(
       }
       if (state === 'element') {
         element += text.slice(from);
-        if (element.length > maxRowBytes) throw tooLong(maxRowBytes);
+        if (element.length > maxRowBytes) throw tooLong(maxRowBytes, rows + done.length + 1);
       }
       for (const raw of done) {
         checkRowText(raw);
@@ -251,16 +301,23 @@ export function jsonArraySource(
         } catch {
           throw malformed('an element is not valid JSON');
         }
+        rows++;
         yield cellsOf(value, raw);
       }
     }
     if ((state as string) !== 'end') throw malformed('it ends before the closing ]');
   }
-  return { columns, items: items() };
+  return { columns, items: items(), info };
 }
 
-export function sourceFor(format: Format, stream: Readable, limits: SourceLimits, charset?: string): RecordSource {
-  if (format === 'csv') return csvSource(stream, limits, charset);
-  if (format === 'ndjson') return ndjsonSource(stream, limits, charset);
-  return jsonArraySource(stream, limits, charset);
+export function sourceFor(
+  format: Format,
+  stream: Readable,
+  limits: SourceLimits,
+  options: ReadOptions = {},
+): RecordSource {
+  if (format === 'csv') return csvSource(stream, limits, options);
+  if (format === 'ndjson') return ndjsonSource(stream, limits, options);
+  if (format === 'xlsx') return xlsxSource(stream, limits, options);
+  return jsonArraySource(stream, limits, options);
 }

@@ -11,12 +11,13 @@ import type { MessageBus } from '@skiptrace/messaging';
 import { ApiError, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { batchIdempotency, findBatch, type BatchRow } from './batch.repository.ts';
-import type { ColumnMap } from './columns.ts';
+import { mappingWarnings, resolveColumns, type ColumnMap, type MappingWarning } from './columns.ts';
 import type { BatchesConfig } from './config.ts';
 import { completeIfDone, openStoredChunks, publishChunks, queueBatch, type ChunkRef } from './dispatch.ts';
-import { ingest } from './ingest.ts';
+import { emptyUpload, ingest, mappingOf, type IngestResult } from './ingest.ts';
+import { columnMappings } from './mappings.ts';
 import { deleteBatchData } from './results.ts';
-import type { Format } from './sources.ts';
+import { sourceFor, type Format, type ReadOptions, type SourceInfo } from './sources.ts';
 
 /**
  * The upload as sent before its Content-Encoding (gzip, deflate, br; the gateway's input
@@ -83,12 +84,18 @@ export interface Upload {
   map: ColumnMap;
   /** The body as sent. */
   body: Readable;
-  /** Its Content-Encoding and the charset its Content-Type declares, if any. */
+  /** Its Content-Encoding, if any. */
   contentEncoding?: string;
-  charset?: string;
+  /** The charset declared (?charset= or the Content-Type's), the CSV delimiter, the XLSX sheet. */
+  read?: ReadOptions;
+  /** Remember the mapping used for this header set (saved mappings, mappings.ts). */
+  saveMapping?: boolean;
   /** A checked Idempotency-Key (checkIdempotencyKey of @skiptrace/core). */
   key?: string;
 }
+
+/** What an upload found and did, for its answer (absent when an Idempotency-Key replays an earlier batch). */
+export type UploadReport = Pick<IngestResult, 'columns' | 'mapping' | 'mappingSource' | 'warnings' | 'info'>;
 
 export interface SubmitDeps {
   db: Database;
@@ -102,10 +109,12 @@ export interface SubmitDeps {
  * Idempotency-Key with the same body, the batch the key created). On a failure the rest of
  * the body is drained, not left unread, so that the answer reaches the client.
  */
-export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<BatchRow> {
+export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<{ row: BatchRow; report?: UploadReport }> {
   const { db, bus, config, logger } = deps;
   const { accountId, key } = upload;
-  const hasher = createHash('sha256').update(`${upload.format}\n${JSON.stringify(upload.map)}\n`);
+  const hasher = createHash('sha256').update(
+    `${upload.format}\n${JSON.stringify(upload.map)}\n${JSON.stringify(upload.read ?? {})}\n`,
+  );
   const tap = new Transform({
     transform(chunk: Buffer, _enc, done) {
       hasher.update(chunk);
@@ -134,7 +143,7 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<Bat
       tap.pipe(new PassThrough()).resume();
       await new Promise<void>((resolve, reject) => tap.on('end', resolve).on('error', reject));
       const row = await replay(hasher.digest('hex'));
-      if (row) return row;
+      if (row) return { row };
       throw new ApiError('conflict', 'the batch this Idempotency-Key created no longer exists');
     }
     // Tracing starts with the first stored pages, not after the last (openStoredChunks).
@@ -146,7 +155,8 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<Bat
       format: upload.format,
       body: decompressed(tap, upload.contentEncoding, config),
       map: upload.map,
-      charset: upload.charset,
+      read: upload.read,
+      savedMapping: async (columns) => (await columnMappings.find(db, accountId, columns))?.map,
       config,
       logger,
       async onRowsStored(batchId, throughRow) {
@@ -167,9 +177,10 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<Bat
       // A concurrent upload with the same key won: drop ours, answer with the winner's.
       await deleteBatchData(db, result.batchId);
       const row = await replay(hash);
-      if (row) return row;
+      if (row) return { row };
       throw new ApiError('conflict', 'a concurrent upload with this Idempotency-Key failed');
     }
+    if (upload.saveMapping) await columnMappings.save(db, accountId, result.columns, result.mapping);
     const chunks = await queueBatch(db, result.batchId, config.chunkSize, config.chunksInFlight, unchunked);
     if (await publishOrLeave(result.batchId, chunks)) {
       // Chunks traced while the upload went on may have been the last ones.
@@ -177,11 +188,90 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<Bat
         logger?.warn({ err, batchId: result.batchId }, 'batch completion failed; left to the sweep'),
       );
     }
-    return (await findBatch(db, accountId, result.batchId))!;
+    const { columns, mapping, mappingSource, warnings, info } = result;
+    return {
+      row: (await findBatch(db, accountId, result.batchId))!,
+      report: { columns, mapping, mappingSource, warnings, info },
+    };
   } catch (err) {
     // Answer now, and let the rest of the body drain rather than reset the connection.
     upload.body.unpipe(tap);
     upload.body.resume();
     throw err;
   }
+}
+
+/** Rows a preview shows. */
+export const PREVIEW_ROWS = 10;
+
+export interface Preview {
+  format: Format;
+  columns: string[];
+  rows: string[][];
+  mapping: ColumnMap;
+  mappingSource: 'request' | 'saved' | 'aliases';
+  warnings: MappingWarning[];
+  info: SourceInfo;
+}
+
+/**
+ * The start of a file read exactly as its upload would be (the same decoder, delimiter
+ * sniffing, sheet choice and mapping, saved mappings included), without storing anything:
+ * the console's and the CLI's preview. `partial`: the body is only the file's first bytes
+ * (the console sends 256 KiB of a large text file), so a row or character cut off at the
+ * end is dropped rather than refused.
+ */
+export async function previewUpload(
+  deps: Pick<SubmitDeps, 'db' | 'config'>,
+  upload: Omit<Upload, 'key'> & { partial?: boolean },
+): Promise<Preview> {
+  const { db, config } = deps;
+  const source = sourceFor(
+    upload.format,
+    decompressed(upload.body, upload.contentEncoding, config),
+    config,
+    upload.read,
+  );
+  const rows: string[][] = [];
+  let ended = false;
+  try {
+    for await (const item of source.items) {
+      if ('cells' in item)
+        rows.push(
+          item.cells.map((c) =>
+            c === null || c === undefined ? '' : typeof c === 'object' ? JSON.stringify(c) : String(c),
+          ),
+        );
+      if (rows.length > PREVIEW_ROWS) break;
+    }
+    ended = rows.length <= PREVIEW_ROWS;
+  } catch (err) {
+    if (!upload.partial || rows.length === 0) throw err;
+  } finally {
+    upload.body.resume();
+  }
+  // A head of the file ends wherever the bytes were cut: its last row may be a part of one.
+  if (upload.partial && ended) rows.pop();
+  if (rows.length === 0 && (!upload.partial || source.columns.length === 0)) throw emptyUpload(source.columns);
+  let map = upload.map;
+  let mappingSource: Preview['mappingSource'] = Object.keys(map).length > 0 ? 'request' : 'aliases';
+  if (mappingSource === 'aliases') {
+    const saved = await columnMappings.find(db, upload.accountId, source.columns);
+    if (saved) {
+      map = saved.map;
+      mappingSource = 'saved';
+    }
+  }
+  const resolution = resolveColumns(source.columns, map);
+  const mapping = mappingOf(source.columns, resolution);
+  if (upload.saveMapping) await columnMappings.save(db, upload.accountId, source.columns, mapping);
+  return {
+    format: upload.format,
+    columns: [...source.columns],
+    rows: rows.slice(0, PREVIEW_ROWS),
+    mapping,
+    mappingSource,
+    warnings: mappingWarnings(source.columns, resolution),
+    info: source.info,
+  };
 }

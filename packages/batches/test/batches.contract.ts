@@ -18,6 +18,7 @@ import type { MessageBus } from '@skiptrace/messaging';
 import { silentLogger } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
 import { waitUntil } from '@skiptrace/testing';
+import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { createBatchChunkHandler, createBatchRows, startBatchWorker, type BatchWorker } from '../src/index.ts';
 import { buildApp, CROWD, fakeEngine, OWNED_MAILING, OWNED_RECORD, sampleCsv } from './harness.ts';
@@ -316,12 +317,19 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       const latin = await send(Buffer.from(csv, 'latin1'), 'text/csv; charset=iso-8859-1').expect(202);
       const utf16 = await send(Buffer.from(csv, 'utf16le').swap16(), 'text/csv').expect(202);
       const gzip = await send(gzipSync(csv), 'text/csv', { 'Content-Encoding': 'gzip' }).expect(202);
-      for (const id of [latin.body.id, utf16.body.id, gzip.body.id] as string[]) {
+      // Undeclared Windows-1252 (a spreadsheet's "CSV" on Windows) is detected, and the answer says so.
+      const detected = await send(Buffer.from(csv, 'latin1'), 'text/csv').expect(202);
+      expect(detected.body).toMatchObject({ encoding: 'windows-1252', encoding_source: 'detected', delimiter: ',' });
+      const forced = await send(Buffer.from(csv, 'latin1'), 'text/csv', {})
+        .query({ charset: 'windows-1252' })
+        .expect(202);
+      expect(forced.body).toMatchObject({ encoding: 'windows-1252', encoding_source: 'declared' });
+      for (const id of [latin.body.id, utf16.body.id, gzip.body.id, detected.body.id, forced.body.id] as string[]) {
         await finished(id, 'acct-enc');
         const out = await request(app).get(`${V1}/${id}/results?format=ndjson`).set('X-Test-Account', 'acct-enc');
         expect(out.text).toContain('"first_name":"Jänet"');
       }
-      const undecodable = await send(Buffer.from(csv, 'latin1'), 'text/csv');
+      const undecodable = await send(Buffer.from(csv, 'latin1'), 'text/csv; charset=utf-8');
       expect(undecodable.status).toBe(400);
       expect(undecodable.body.message).toContain('is not valid UTF-8');
       const quote = await send(Buffer.from('street_address,city\n1 "Main" St,Austin\n'), 'text/csv');
@@ -510,6 +518,131 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       // No cell starts with a formula character outside a neutralising quote, but for the
       // system's own E.164 phone numbers (a + and digits only: a number, not a formula).
       for (const line of lines) expect(line).not.toMatch(/(^|,)(?!\+\d+(,|$))[=+@\t\r-]/);
+    });
+
+    it('refuses an empty or header-only file with 400 before a batch exists, and names a too-long row', async () => {
+      const before = await system.db.query<{ n: string }>(`SELECT count(*) AS n FROM batches`);
+      for (const body of ['', 'Address,City,State,Zip\n', '[]']) {
+        const res = await upload(body, body === '[]' ? 'application/json' : 'text/csv', 'acct-empty');
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ error: 1000, message: expect.stringMatching(/no rows|empty/) as unknown });
+      }
+      const after = await system.db.query<{ n: string }>(`SELECT count(*) AS n FROM batches`);
+      expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+      const long = `street_address,city,state,zip_code\n1 A St,Austin,TX,78701\n2 B St,Austin,TX,${'9'.repeat(70_000)}\n`;
+      const res = await upload(long, 'text/csv', 'acct-empty');
+      expect(res.status).toBe(413);
+      expect(res.body.message).toMatch(/^row 2 is longer than 65536 bytes/);
+    });
+
+    it('previews a semicolon file as its upload reads it, remembers a mapping and chooses it again; lists rejects with row numbers', async () => {
+      const csv =
+        'Site Addr;Town;ST;Zip;Owner 1 First Name;Owner 1 Last Name\n1 Main St;Austin;TX;78701;Ann;Roe\n2 Elm St;Austin;TX;7870;Bo;Lee\n';
+      const preview = await upload(csv, 'text/csv', 'acct-map', `${V1}/preview`).expect(200);
+      expect(preview.body).toMatchObject({
+        format: 'csv',
+        delimiter: ';',
+        encoding: 'utf-8',
+        columns: ['Site Addr', 'Town', 'ST', 'Zip', 'Owner 1 First Name', 'Owner 1 Last Name'],
+        rows: [
+          ['1 Main St', 'Austin', 'TX', '78701', 'Ann', 'Roe'],
+          ['2 Elm St', 'Austin', 'TX', '7870', 'Bo', 'Lee'],
+        ],
+        mapping_source: 'aliases',
+        mapping: { city: 'Town', first_name: 'Owner 1 First Name', last_name: 'Owner 1 Last Name' },
+        warnings: [],
+      });
+      // "Site Addr" is no alias: mapped by hand and saved for this header set.
+      const first = await upload(csv, 'text/csv', 'acct-map', `${V1}?map=street_address=Site%20Addr&save_mapping=true`);
+      expect(first.status).toBe(202);
+      expect(first.body).toMatchObject({ accepted: 1, rejected: 1, mapping_source: 'request', delimiter: ';' });
+      const saved = await request(app).get(`${V1}/mappings`).set('X-Test-Account', 'acct-map').expect(200);
+      expect(saved.body).toHaveLength(1);
+      expect(saved.body[0].map).toMatchObject({ street_address: 'Site Addr', zip_code: 'Zip' });
+      // The same columns in another case and order: the saved mapping, for the preview and the upload.
+      const again = 'town;st;zip;site addr\nAustin;TX;78701;3 Oak St\n'.replace(
+        'town;st;zip;site addr',
+        'Town;ST;Zip;Site Addr;Owner 1 Last Name;Owner 1 First Name',
+      );
+      const pre2 = await upload(again, 'text/csv', 'acct-map', `${V1}/preview`).expect(200);
+      expect(pre2.body.mapping_source).toBe('saved');
+      const second = await upload(again, 'text/csv', 'acct-map');
+      expect(second.body).toMatchObject({ accepted: 1, mapping_source: 'saved' });
+      // Another account has no saved mapping.
+      const other = await upload(again, 'text/csv', 'acct-other', `${V1}/preview`).expect(200);
+      expect(other.body.mapping_source).toBe('aliases');
+      await finished(first.body.id, 'acct-map');
+      const rejects = await request(app).get(`${V1}/${first.body.id}/rejects`).set('X-Test-Account', 'acct-map');
+      expect(rejects.body).toEqual([
+        {
+          row: 2,
+          reason: 'zip_code: must be a ZIP5 or ZIP+4 code',
+          input: ['2 Elm St', 'Austin', 'TX', '7870', 'Bo', 'Lee'],
+        },
+      ]);
+      const csvRejects = await request(app)
+        .get(`${V1}/${first.body.id}/rejects?format=csv`)
+        .set('X-Test-Account', 'acct-map');
+      expect(csvRejects.text.split('\n')[1]).toBe(
+        '2,zip_code: must be a ZIP5 or ZIP+4 code,2 Elm St,Austin,TX,7870,Bo,Lee',
+      );
+      const deleted = await request(app).delete(`${V1}/mappings/${saved.body[0].id}`).set('X-Test-Account', 'acct-map');
+      expect(deleted.status).toBe(204);
+      await request(app).delete(`${V1}/mappings/${saved.body[0].id}`).set('X-Test-Account', 'acct-map').expect(404);
+      // Warnings: owner columns no alias maps.
+      const unmapped = await upload(
+        'Address,City,State,Zip,Owner2FirstName\n1 A St,Austin,TX,78701,Al\n',
+        'text/csv',
+        'acct-map',
+        `${V1}/preview`,
+      );
+      expect(unmapped.body.warnings).toEqual([expect.objectContaining({ code: 'owner_names_unmapped' })]);
+      const bad = await upload(csv, 'text/csv', 'acct-map', `${V1}/preview?delimiter=x`);
+      expect(bad.status).toBe(400);
+    });
+
+    it('takes an XLSX workbook in and gives one out', async () => {
+      const book = new ExcelJS.Workbook();
+      const sheet = book.addWorksheet('Leads');
+      sheet.addRow(['Property Address', 'Property City', 'Property State', 'Property Zip', 'First Name', 'Last Name']);
+      sheet.addRow(['1 Main St', 'Austin', 'TX', '01234', 'Ann', 'Roe']);
+      sheet.addRow(['2 Elm St', 'Austin', 'TX', 78701, 'Bo', 'Lee']);
+      const bytes = Buffer.from(await book.xlsx.writeBuffer());
+      const type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+      const res = await request(app).post(V1).set('Content-Type', type).set('X-Test-Account', 'acct-xlsx').send(bytes);
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ accepted: 2, sheet: 'Leads', mapping_source: 'aliases' });
+      await finished(res.body.id, 'acct-xlsx');
+      const out = await request(app)
+        .get(`${V1}/${res.body.id}/results?format=xlsx`)
+        .set('X-Test-Account', 'acct-xlsx')
+        .buffer(true)
+        .parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      expect(out.headers['content-type']).toBe(type);
+      const read = new ExcelJS.Workbook();
+      await read.xlsx.load(out.body as Parameters<typeof read.xlsx.load>[0]);
+      const rows: unknown[][] = [];
+      read.getWorksheet('Results')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      expect(rows[0]!.slice(0, 6)).toEqual([
+        'Property Address',
+        'Property City',
+        'Property State',
+        'Property Zip',
+        'First Name',
+        'Last Name',
+      ]);
+      expect(rows[1]!.slice(0, 4)).toEqual(['1 Main St', 'Austin', 'TX', '01234']);
+      expect(rows).toHaveLength(3);
+      const notXlsx = await request(app)
+        .post(V1)
+        .set('Content-Type', type)
+        .set('X-Test-Account', 'acct-xlsx')
+        .send(Buffer.from('a,b\n'));
+      expect(notXlsx.status).toBe(400);
     });
 
     it('refuses bad requests: media type, map, over the row cap (413, nothing kept)', async () => {

@@ -114,9 +114,11 @@ describe('column mapping and row validation', () => {
       mailing_state: -1,
       mailing_zip_code: 4,
       apn: -1,
+      owner_name: -1,
     });
     expect(resolveColumns(columns, parseColumnMap('zip_code:Mail Zip')).zip_code).toBe(4);
-    expect(() => parseColumnMap('owner:X')).toThrow(/field:column/);
+    expect(resolveColumns(columns, parseColumnMap('zip_code=Mail Zip')).zip_code).toBe(4);
+    expect(() => parseColumnMap('owner:X')).toThrow(/field=column/);
   });
   it("reads the owner's mailing address and the parcel number (absentee-owner lists)", () => {
     const columns = [
@@ -189,22 +191,23 @@ describe('CSV export lines', () => {
       'phone_1_resident',
       'phone_1_current_address',
     ]);
-    expect(header.slice(-8)).toEqual([
+    expect(header.slice(-9)).toEqual([
       'phone_5_current_address',
       'owners_of_record',
       'mailing_address_used',
+      'row',
       'confidence',
       'status',
       'error',
       'truncated',
       'people_total',
     ]);
-    expect(header).toHaveLength(2 + 50 + 2 + 5);
+    expect(header).toHaveLength(2 + 50 + 3 + 5);
     const line = csvLine(
       { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
       2,
     );
-    expect(line).toBe(`"1 ""A""",x,${','.repeat(52)},rejected,"zip_code: bad, really",,\n`);
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(52)}3,,rejected,"zip_code: bad, really",,\n`);
   });
 
   it('puts each phone beside its own person, best person first, at most five', () => {
@@ -228,7 +231,7 @@ describe('CSV export lines', () => {
       1,
     );
     const cells = line.trim().split(',');
-    expect(cells).toHaveLength(1 + 50 + 2 + 5);
+    expect(cells).toHaveLength(1 + 50 + 3 + 5);
     // Results from before the owner model say neither owner nor resident: blank, not false.
     expect(cells.slice(1, 11)).toEqual([
       '+15125550101',
@@ -298,7 +301,7 @@ describe('CSV export lines', () => {
     expect(line).toContain(',Ann,Roe,,true,false,"9 Elm St, Apt 2, Dallas, TX 75201",');
     expect(line).toContain(',Tia,Roe,,false,true,"1 Main St, Austin, TX 78701",');
     // A name the roll wrote like a formula stays text: the cell starts with the quote, not "=".
-    expect(line).toContain(`,"'=Bob Lee Trust; Ann Lee","'@PO Box 12, Dallas, TX 75201",0.9,completed,`);
+    expect(line).toContain(`,"'=Bob Lee Trust; Ann Lee","'@PO Box 12, Dallas, TX 75201",1,0.9,completed,`);
   });
 
   it("never repeats a caller's column: the export's columns take a shared prefix instead", () => {

@@ -6,7 +6,6 @@
  */
 import { createApiClient, toApiError, type Schemas } from '@skiptrace/client';
 import { accessToken, getConfig, refreshOnce, signInHere } from './auth.ts';
-import type { UploadFormat } from './preview.ts';
 
 export { ApiRequestError as ApiError } from '@skiptrace/client';
 
@@ -14,6 +13,8 @@ export type Property = Schemas['Property'];
 export type PropertyResponse = Schemas['PropertyResponseOutput'];
 export type BatchStatus = Schemas['BatchStatus'];
 export type BatchAccepted = Schemas['BatchAccepted'];
+export type BatchPreview = Schemas['BatchPreview'];
+export type BatchReject = Schemas['BatchReject'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
@@ -71,15 +72,61 @@ export const erase = (id: number) => body(api().DELETE('/plants/{id}', { params:
 // #endregion
 
 // #region Batches
-const CONTENT_TYPES = { csv: 'text/csv', ndjson: 'application/x-ndjson', json: 'application/json' } as const;
-/** Streams the file as it is; map: Property field → input column name. */
-export function submitBatch(file: Blob, format: UploadFormat, map: Record<string, string>) {
-  const pairs = Object.entries(map).map(([field, column]) => `${field}:${column}`);
+/** The upload formats the batch API takes. */
+export type UploadFormat = 'csv' | 'ndjson' | 'json' | 'xlsx';
+
+const CONTENT_TYPES = {
+  csv: 'text/csv',
+  ndjson: 'application/x-ndjson',
+  json: 'application/json',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+/** How the server is to read a file: the encoding, CSV delimiter and XLSX sheet (each: detected when absent). */
+export interface ReadChoice {
+  charset?: string;
+  delimiter?: string;
+  sheet?: string;
+}
+const readQuery = (read: ReadChoice) => ({
+  charset: read.charset || undefined,
+  delimiter: read.delimiter || undefined,
+  sheet: read.sheet || undefined,
+});
+const mapQuery = (map: Record<string, string>) =>
+  Object.entries(map)
+    .map(([field, column]) => `${field}=${column}`)
+    .join(',') || undefined;
+const rawBody = { bodySerializer: (b: unknown) => b as BodyInit } as const;
+
+/**
+ * The start of a file read by the server exactly as its upload would be (the same decoder,
+ * delimiter sniffing, sheet and mapping rules, the account's saved mappings): `partial` when
+ * `file` is only the head of a larger one.
+ */
+export const previewBatch = (file: Blob, format: UploadFormat, read: ReadChoice, partial: boolean) =>
+  body(
+    api().POST('/property/skiptrace/batches/preview', {
+      params: { query: { ...readQuery(read), partial: partial ? 'true' : undefined } },
+      body: file as unknown as string,
+      ...rawBody,
+      headers: { 'content-type': CONTENT_TYPES[format] },
+    }),
+  );
+
+/** Streams the file as it is; map: field → input column name; saveMapping remembers it for this header set. */
+export function submitBatch(
+  file: Blob,
+  format: UploadFormat,
+  map: Record<string, string>,
+  read: ReadChoice = {},
+  saveMapping = false,
+) {
   return body(
     api().POST('/property/skiptrace/batches', {
-      params: { query: { map: pairs.join(',') || undefined } },
+      params: { query: { map: mapQuery(map), ...readQuery(read), save_mapping: saveMapping ? 'true' : undefined } },
       body: file as unknown as string,
-      bodySerializer: (b: unknown) => b as BodyInit,
+      ...rawBody,
       headers: { 'content-type': CONTENT_TYPES[format] },
     }),
   );
@@ -92,10 +139,21 @@ export const cancelBatch = (id: string) =>
   body(api().DELETE('/property/skiptrace/batches/{id}', { params: { path: { id } } })) as Promise<BatchStatus>;
 export const purgeBatch = (id: string) =>
   body(api().DELETE('/property/skiptrace/batches/{id}', { params: { path: { id }, query: { purge: 'true' } } }));
-export const batchResults = (id: string, format: 'csv' | 'ndjson') =>
+export const batchResults = (id: string, format: 'csv' | 'ndjson' | 'xlsx') =>
   body(
     api().GET('/property/skiptrace/batches/{id}/results', {
       params: { path: { id }, query: { format } },
+      parseAs: 'blob',
+    }),
+  );
+/** The batch's rejected rows after row `after`, with their row numbers and reasons. */
+export const listRejects = (id: string, after: number, limit: number) =>
+  body(api().GET('/property/skiptrace/batches/{id}/rejects', { params: { path: { id }, query: { after, limit } } }));
+/** Every reject as a CSV file (row, reason, the input columns). */
+export const rejectsCsv = (id: string) =>
+  body(
+    api().GET('/property/skiptrace/batches/{id}/rejects', {
+      params: { path: { id }, query: { format: 'csv' } },
       parseAs: 'blob',
     }),
   );

@@ -5,20 +5,22 @@
 import {
   ADDRESS_FIELDS,
   MAILING_FIELDS,
+  MAPPING_FIELDS,
   NAME_FIELDS,
   PROPERTY_FIELDS as FIELDS,
+  type MappingField,
   type PropertyField as Field,
 } from '@skiptrace/contracts/property-fields';
 import type { Property } from './api.ts';
 
-export { FIELDS, MAILING_FIELDS, type Field };
+export { FIELDS, MAILING_FIELDS, MAPPING_FIELDS, type Field, type MappingField };
 
 /** The seed's six: the property and the owner's name. */
 export const PROPERTY_FIELDS: readonly Field[] = [...ADDRESS_FIELDS, ...NAME_FIELDS];
 
 // No label is the start of another one's words ("City" / "Mailing city"): the browser test
 // finds fields by exact label.
-export const FIELD_LABELS: Record<Field, string> = {
+export const FIELD_LABELS: Record<MappingField, string> = {
   street_address: 'Street address',
   city: 'City',
   state: 'State',
@@ -30,9 +32,10 @@ export const FIELD_LABELS: Record<Field, string> = {
   mailing_state: 'Mailing state',
   mailing_zip_code: 'Mailing ZIP code',
   apn: 'Parcel number (APN)',
+  owner_name: 'Owner full name',
 };
 
-export const REQUIRED_FIELDS: readonly Field[] = ADDRESS_FIELDS;
+export const REQUIRED_FIELDS: readonly MappingField[] = ADDRESS_FIELDS;
 
 /** Longest value a field takes (LIMITS of @skiptrace/contracts). */
 export const maxLength = (field: Field): number =>

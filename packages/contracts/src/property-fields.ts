@@ -25,6 +25,13 @@ export type RequestField = (typeof REQUEST_FIELDS)[number];
 export const PROPERTY_FIELDS = [...ADDRESS_FIELDS, ...NAME_FIELDS, ...MAILING_FIELDS, 'apn'] as const;
 export type PropertyField = (typeof PROPERTY_FIELDS)[number];
 
+/**
+ * What a batch column can be mapped to: the flat fields and `owner_name`, the owner's whole
+ * name in one column (split into first and last name by the upload).
+ */
+export const MAPPING_FIELDS = [...PROPERTY_FIELDS, 'owner_name'] as const;
+export type MappingField = (typeof MAPPING_FIELDS)[number];
+
 /** The owners as a property record writes them: up to two owner strings, and up to two owners' names. */
 export const OWNER_NAME_COLUMNS = [
   'owner_name',

@@ -1,14 +1,19 @@
 /**
- * The one text decoder of every upload and import (batch uploads, contact and suppression
- * imports): bytes become text by, in this order, a byte-order mark (UTF-8, UTF-16LE,
- * UTF-16BE), the declared charset (`text/csv; charset=iso-8859-1`), a UTF-16 guess from
- * the NUL bytes of ASCII text (UTF-16 without a BOM), else UTF-8. Decoding is strict
+ * The one text decoder of every upload and import (batch uploads and their preview, contact
+ * and suppression imports): bytes become text by, in this order, a byte-order mark (UTF-8,
+ * UTF-16LE, UTF-16BE), the declared charset (`text/csv; charset=iso-8859-1`, `?charset=`,
+ * `--charset`), UTF-16 recognised from the NUL bytes of ASCII text (UTF-16 without a BOM),
+ * else detection: ASCII passes as it comes, and at the first byte above 0x7F the next
+ * 64 KiB (or the rest) decide — valid UTF-8 is UTF-8, anything else is what the chardet
+ * detector names (Windows-1252 / ISO-8859-1 for the accents of a spreadsheet saved as
+ * "CSV" on Windows). Decoding is strict
  * (the platform's WHATWG TextDecoder with `fatal`): bytes that are not valid in the
  * chosen encoding are refused with a 400 naming it, never turned into U+FFFD silently.
  * Labels follow the WHATWG Encoding Standard, so `iso-8859-1` and `latin1` decode as
  * windows-1252 (as browsers do), a superset for every printable character.
  */
 import { TextDecoder } from 'node:util';
+import { analyse } from 'chardet';
 import { ApiError } from './api-error.ts';
 
 export interface DecodeTextOptions {
@@ -16,6 +21,58 @@ export interface DecodeTextOptions {
   charset?: string;
   /** What is being decoded, for messages ("the upload", "the file"). */
   what?: string;
+  /** Told the encoding once it is chosen, and how (see EncodingChoice). */
+  onEncoding?: (choice: EncodingChoice) => void;
+}
+
+/**
+ * The encoding a body was read in and what chose it: its byte-order mark, the declared
+ * charset, the UTF-16 NUL pattern, detection (`detected`), or nothing above ASCII at all
+ * (`ascii`: read as UTF-8, which every ASCII text is).
+ */
+export interface EncodingChoice {
+  encoding: string;
+  source: 'bom' | 'declared' | 'utf16-pattern' | 'detected' | 'ascii';
+}
+
+/** Bytes from the first non-ASCII byte on that detection looks at. */
+const DETECT_BYTES = 64 * 1024;
+
+/**
+ * Encodings detection may answer, by chardet's names → WHATWG labels: the Unicode ones and
+ * the single-byte Western ones lists are saved in. A detector's other answers (Cyrillic,
+ * Greek, CJK code pages) for a US property list are far likelier to be a misreading of
+ * Windows-1252 than the truth, so the first Western candidate of its ranking is taken.
+ */
+const DETECTABLE = new Map([
+  ['UTF-8', 'utf-8'],
+  ['UTF-16LE', 'utf-16le'],
+  ['UTF-16BE', 'utf-16be'],
+  ['windows-1252', 'windows-1252'],
+  ['ISO-8859-1', 'windows-1252'],
+  ['ISO-8859-15', 'iso-8859-15'],
+  ['windows-1250', 'windows-1250'],
+  ['ISO-8859-2', 'iso-8859-2'],
+]);
+
+/** True when `bytes` is valid UTF-8, a sequence cut off at the end (the sample's edge) allowed. */
+function isUtf8(bytes: Uint8Array, complete: boolean): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: !complete });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The encoding of text that is not ASCII, from `sample` (starting at its first byte above 0x7F). */
+export function detectEncoding(sample: Uint8Array, complete = true): string {
+  if (isUtf8(sample, complete)) return 'utf-8';
+  for (const match of analyse(sample)) {
+    const label = DETECTABLE.get(match.name);
+    if (label && label !== 'utf-8') return label;
+  }
+  return 'windows-1252';
 }
 
 /** Bytes looked at before choosing an encoding without a BOM or declared charset. */
@@ -76,8 +133,12 @@ export async function* decodeText(
   const what = options.what ?? 'the body';
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
-  let head: Uint8Array[] = [];
-  let headBytes = 0;
+  /** Undecided: bytes held back (the first SNIFF_BYTES, or from the first non-ASCII byte on). */
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
+  /** After the first SNIFF_BYTES without a BOM, declaration or UTF-16 pattern: ASCII so far, passed through. */
+  let asciiMode = false;
+  let detecting = false;
   let bytesBefore = 0;
   const decode = (bytes: Uint8Array, stream: boolean): string => {
     try {
@@ -87,37 +148,87 @@ export async function* decodeText(
     } catch {
       throw new ApiError(
         'validation_failed',
-        `${what} is not valid ${encoding.toUpperCase()} (at or after byte ${bytesBefore}); send UTF-8 or declare the charset, e.g. Content-Type: text/csv; charset=iso-8859-1`,
+        `${what} is not valid ${encoding.toUpperCase()} (at or after byte ${bytesBefore}); send UTF-8 or declare the charset (e.g. Content-Type: text/csv; charset=windows-1252, ?charset=, or --charset in the CLI)`,
       );
     }
   };
-  const start = (): string => {
-    const joined = Buffer.concat(head);
-    head = [];
-    encoding = chooseEncoding(joined, options.charset);
+  const choose = (chosen: string, how: EncodingChoice['source']) => {
+    encoding = chosen;
     decoder = decoderFor(encoding, what);
-    return decode(joined, true);
+    options.onEncoding?.({ encoding, source: how });
+  };
+  const take = (): Uint8Array => {
+    const joined = held.length === 1 ? held[0]! : Buffer.concat(held);
+    held = [];
+    heldBytes = 0;
+    return joined;
+  };
+  /** The first SNIFF_BYTES: a BOM, a declaration or the UTF-16 pattern decide; else ASCII mode. */
+  const start = (): string => {
+    const head = take();
+    const known = bomEncoding(head);
+    const utf16 = known || options.charset ? undefined : sniffUtf16(head);
+    if (known) choose(known, 'bom');
+    else if (options.charset) choose(options.charset, 'declared');
+    else if (utf16) choose(utf16, 'utf16-pattern');
+    if (decoder) return decode(head, true);
+    asciiMode = true;
+    return ascii(head);
+  };
+  /** In ASCII mode: passes ASCII through; from the first byte above 0x7F on, holds bytes for detection. */
+  const ascii = (bytes: Uint8Array): string => {
+    if (detecting) {
+      held.push(bytes);
+      heldBytes += bytes.length;
+      return heldBytes >= DETECT_BYTES ? detect(false) : '';
+    }
+    const at = bytes.findIndex((b) => b > 0x7f);
+    if (at === -1) {
+      bytesBefore += bytes.length;
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+    }
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, at).toString('latin1');
+    bytesBefore += at;
+    detecting = true;
+    held.push(bytes.subarray(at));
+    heldBytes = bytes.length - at;
+    return text + (heldBytes >= DETECT_BYTES ? detect(false) : '');
+  };
+  const detect = (complete: boolean): string => {
+    const sample = take();
+    asciiMode = false;
+    choose(detectEncoding(sample, complete), 'detected');
+    return decode(sample, !complete);
   };
   for await (const chunk of source) {
     if (typeof chunk === 'string') {
       yield chunk;
       continue;
     }
-    if (!decoder) {
-      head.push(chunk);
-      headBytes += chunk.length;
-      if (headBytes < SNIFF_BYTES) continue;
-      const text = start();
-      if (text) yield text;
-      continue;
+    let text: string;
+    if (decoder) text = decode(chunk, true);
+    else if (asciiMode) text = ascii(chunk);
+    else {
+      held.push(chunk);
+      heldBytes += chunk.length;
+      if (heldBytes < SNIFF_BYTES) continue;
+      text = start();
     }
-    const text = decode(chunk, true);
     if (text) yield text;
   }
-  if (!decoder) {
-    if (headBytes === 0) return;
+  if (!decoder && !asciiMode) {
+    if (heldBytes === 0) return;
     const text = start();
     if (text) yield text;
+  }
+  if (asciiMode) {
+    if (!detecting) {
+      options.onEncoding?.({ encoding: 'utf-8', source: 'ascii' });
+      return;
+    }
+    const text = detect(true);
+    if (text) yield text;
+    return;
   }
   const rest = decode(new Uint8Array(0), false);
   if (rest) yield rest;

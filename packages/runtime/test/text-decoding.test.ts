@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../src/api-error.ts';
-import { charsetOf, decodeText } from '../src/text-decoding.ts';
+import { charsetOf, decodeText, detectEncoding, type EncodingChoice } from '../src/text-decoding.ts';
 
-async function text(chunks: Uint8Array[], charset?: string): Promise<string> {
+async function text(chunks: Uint8Array[], charset?: string, chosen?: EncodingChoice[]): Promise<string> {
   let out = '';
-  for await (const piece of decodeText(chunks, { charset, what: 'the file' })) out += piece;
+  for await (const piece of decodeText(chunks, { charset, what: 'the file', onEncoding: (c) => chosen?.push(c) }))
+    out += piece;
   return out;
 }
 const utf16be = (s: string) => Buffer.from(s, 'utf16le').swap16();
@@ -31,11 +32,38 @@ describe('decodeText', () => {
     expect(await text([...bytes].map((b) => Uint8Array.of(b)))).toBe(CSV);
   });
 
+  it('detects Windows-1252 / ISO-8859-1 when nothing declares it, and says so', async () => {
+    const chosen: EncodingChoice[] = [];
+    const accents = 'street_address,first_name\n1 Main St,José\n2 Elm St,Renée Côté\n3 Oak St,Zoë Müller\n';
+    expect(await text([Buffer.from(accents, 'latin1')], undefined, chosen)).toBe(accents);
+    expect(chosen).toEqual([{ encoding: 'windows-1252', source: 'detected' }]);
+    // Byte by byte, and with the first accent far into the file: the same answer.
+    const long = `${'a,b\n'.repeat(5000)}${accents}`;
+    expect(await text([...Buffer.from(long, 'latin1')].map((b) => Uint8Array.of(b)))).toBe(long);
+    // Curly quotes and the euro sign are Windows-1252's own (0x80–0x9F).
+    expect(await text([Buffer.from([0x93, 0x41, 0x94, 0x2c, 0x80])])).toBe('\u201cA\u201d,\u20ac');
+  });
+
+  it('reads UTF-8 as UTF-8 and plain ASCII as UTF-8', async () => {
+    const chosen: EncodingChoice[] = [];
+    expect(await text([Buffer.from(CSV, 'utf8')], undefined, chosen)).toBe(CSV);
+    expect(await text([Buffer.from('a,b\n1,2\n')], undefined, chosen)).toBe('a,b\n1,2\n');
+    expect(chosen).toEqual([
+      { encoding: 'utf-8', source: 'detected' },
+      { encoding: 'utf-8', source: 'ascii' },
+    ]);
+    expect(detectEncoding(Buffer.from('Jänet', 'utf8'))).toBe('utf-8');
+    expect(detectEncoding(Buffer.from('Jänet Müller-Peña', 'latin1'))).toBe('windows-1252');
+  });
+
   it('refuses bytes that are not valid in the chosen encoding with 400', async () => {
-    const err = await text([Buffer.from(CSV, 'latin1')]).catch((e: unknown) => e);
+    const err = await text([Buffer.from(CSV, 'latin1')], 'utf-8').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 400, code: 1000 });
     expect((err as Error).message).toMatch(/^the file is not valid UTF-8 .*declare the charset/);
+    // UTF-8 for the first 64 KiB after the first accent, then a Windows-1252 byte: refused, not garbled.
+    const mixed = Buffer.concat([Buffer.from(`Jänet${'x'.repeat(70_000)}`, 'utf8'), Buffer.from([0xe9])]);
+    await expect(text([mixed])).rejects.toMatchObject({ status: 400 });
   });
 
   it('refuses an unknown charset with 415', async () => {

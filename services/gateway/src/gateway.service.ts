@@ -7,7 +7,9 @@ import type { GatewayDeps } from './gateway.types.ts';
 import { accountRateLimit } from './rate-limit.ts';
 import { createSkiptraceRouter } from './skiptrace.router.ts';
 
-const isBatchUpload = (req: Request) => req.method === 'POST' && req.path === '/property/skiptrace/batches';
+const isBatchUpload = (req: Request) =>
+  req.method === 'POST' &&
+  (req.path === '/property/skiptrace/batches' || req.path === '/property/skiptrace/batches/preview');
 /** The requests that start work, checked against the account's monthly quotas. */
 const startsWork = (req: Request) =>
   req.method === 'POST' && (req.path === '/property/skiptrace' || req.path === '/property/skiptrace/batches');

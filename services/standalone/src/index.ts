@@ -1,4 +1,5 @@
 export { createSystem, type System } from './system.ts';
+export { demoOwnerWorld } from './demo-owners.ts';
 export {
   standaloneEnv,
   standaloneOwnEnv,

@@ -2,7 +2,16 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isOpenBatch } from '@skiptrace/contracts/batch-states';
 import type { AlignedData } from 'uplot';
-import { batchResults, cancelBatch, getBatch, purgeBatch, type BatchStatus } from '../api.ts';
+import {
+  batchResults,
+  cancelBatch,
+  getBatch,
+  listRejects,
+  purgeBatch,
+  rejectsCsv,
+  type BatchReject,
+  type BatchStatus,
+} from '../api.ts';
 import { Chart } from '../components/chart.tsx';
 import { Card, ConfirmButton, ErrorNotice, PageHeader, Stat, StatusBadge, useAction } from '../components/ui.tsx';
 import { count, duration, percent, when } from '../format.ts';
@@ -42,34 +51,88 @@ function ratesOf(samples: Sample[]): AlignedData {
   return [xs, ys];
 }
 
-/** Fetches the export and hands it to the browser as a file (the API needs the bearer token). */
-function DownloadLink({ batch, format }: { batch: BatchStatus; format: 'csv' | 'ndjson' }) {
-  const download = useAction(async () => {
-    const blob = await batchResults(batch.id, format);
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `batch-${batch.id}.${format}`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  });
+/** Hands a fetched file to the browser as a download (the API needs the bearer token, so no plain link). */
+function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+function DownloadLink({ label, name, fetch }: { label: string; name: string; fetch: () => Promise<Blob> }) {
+  const download = useAction(async () => saveBlob(await fetch(), name));
   return (
     <>
       <a
         className="button secondary"
-        href={`#download-${format}`}
+        href={`#download-${name}`}
         aria-busy={download.busy}
         onClick={(e) => {
           e.preventDefault();
           if (!download.busy) void download.run();
         }}
       >
-        {download.busy ? 'Preparing…' : `Download results (${format.toUpperCase()})`}
+        {download.busy ? 'Preparing…' : label}
       </a>
       <ErrorNotice error={download.error} />
     </>
+  );
+}
+
+/** Rejects shown before the download. */
+const REJECTS_SHOWN = 20;
+
+/** The rows refused at upload: the first REJECTS_SHOWN with their row numbers and reasons, then every one as CSV. */
+function Rejects({ batch }: { batch: BatchStatus }) {
+  const [rejects, setRejects] = useState<BatchReject[] | null>(null);
+  const load = useAction(async () => setRejects((await listRejects(batch.id, 0, REJECTS_SHOWN)) as BatchReject[]));
+  useEffect(() => void load.run(), [batch.id]);
+  return (
+    <Card title="Rejected rows">
+      <p className="muted">
+        {count(batch.rejected)} {batch.rejected === 1 ? 'row was' : 'rows were'} not traced: each with its row number (1
+        is the first row after the header) and the reason. They are in the results download too, with status "rejected".
+      </p>
+      <ErrorNotice error={load.error} />
+      {rejects && rejects.length > 0 && (
+        <div className="table-scroll">
+          <table className="table compact rejects">
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  Row
+                </th>
+                <th scope="col">Reason</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rejects.map((r) => (
+                <tr key={r.row}>
+                  <td className="num">{r.row}</td>
+                  <td>{r.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {batch.rejected > REJECTS_SHOWN && (
+        <p className="muted">
+          The first {REJECTS_SHOWN} of {count(batch.rejected)}; download them all:
+        </p>
+      )}
+      <div className="button-row">
+        <DownloadLink
+          label="Download rejected rows (CSV)"
+          name={`batch-${batch.id}-rejects.csv`}
+          fetch={() => rejectsCsv(batch.id)}
+        />
+      </div>
+    </Card>
   );
 }
 
@@ -182,10 +245,17 @@ export function BatchPage({ id }: { id: string }) {
           {active(batch) && ' Rows still running say "pending".'}
         </p>
         <div className="button-row">
-          <DownloadLink batch={batch} format="csv" />
-          <DownloadLink batch={batch} format="ndjson" />
+          {(['csv', 'xlsx', 'ndjson'] as const).map((format) => (
+            <DownloadLink
+              key={format}
+              label={`Download results (${format.toUpperCase()})`}
+              name={`batch-${batch.id}.${format}`}
+              fetch={() => batchResults(batch.id, format)}
+            />
+          ))}
         </div>
       </Card>
+      {batch.rejected > 0 && <Rejects batch={batch} />}
       <Card title="Manage">
         <div className="button-row">
           {active(batch) && (

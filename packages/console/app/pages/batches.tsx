@@ -1,65 +1,102 @@
 /** Batches: upload a file and map its columns, then the account's batches with their match rate. */
 import { useEffect, useState } from 'react';
-import { resolveColumns } from '@skiptrace/batches/column-rules';
-import { listBatches, submitBatch, type BatchStatus } from '../api.ts';
+import { mappingWarnings, resolveColumns, type ColumnMap } from '@skiptrace/batches/column-rules';
+import { listBatches, submitBatch, type BatchStatus, type ReadChoice } from '../api.ts';
 import { getConfig } from '../auth.ts';
 import { Card, DataTable, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
 import { count, percent, when } from '../format.ts';
-import { FIELD_LABELS, FIELDS, REQUIRED_FIELDS, type Field } from '../fields.ts';
-import { previewFile, type FilePreview } from '../preview.ts';
+import { FIELD_LABELS, MAPPING_FIELDS, REQUIRED_FIELDS, type MappingField } from '../fields.ts';
+import { formatOf, previewFile, type FilePreview } from '../preview.ts';
 import { Link, useRoute } from '../router.tsx';
 
-type Mapping = Record<Field, string>;
+type Mapping = Record<MappingField, string>;
 
-function prefill(columns: string[]): Mapping {
-  const found = resolveColumns(columns, {});
-  return Object.fromEntries(FIELDS.map((f) => [f, found[f] >= 0 ? columns[found[f]]! : ''])) as Mapping;
-}
+/** The server's mapping (saved for this header set, or by alias) as the form's choices. */
+const mappingOf = (preview: FilePreview): Mapping =>
+  Object.fromEntries(
+    MAPPING_FIELDS.map((f) => [f, (preview.mapping as Record<string, string | undefined>)[f] ?? '']),
+  ) as Mapping;
+
+/** Encodings the user may force (labels of the WHATWG Encoding Standard, which the server decodes). */
+const ENCODINGS = [
+  ['utf-8', 'UTF-8'],
+  ['windows-1252', 'Windows-1252 (Western, Excel on Windows)'],
+  ['iso-8859-1', 'ISO-8859-1 (Latin-1)'],
+  ['utf-16le', 'UTF-16 LE'],
+  ['utf-16be', 'UTF-16 BE'],
+  ['macintosh', 'Mac Roman'],
+] as const;
+const DELIMITERS = [
+  [',', 'Comma ,'],
+  [';', 'Semicolon ;'],
+  ['\t', 'Tab'],
+  ['|', 'Pipe |'],
+] as const;
+const ENCODING_SOURCES: Record<string, string> = {
+  bom: 'from its byte-order mark',
+  declared: 'as chosen',
+  'utf16-pattern': 'detected',
+  detected: 'detected',
+  ascii: 'plain ASCII',
+};
 
 function Upload() {
   const { navigate } = useRoute();
   const [file, setFile] = useState<File | null>(null);
+  const [read, setRead] = useState<ReadChoice>({});
   const [preview, setPreview] = useState<FilePreview | null>(null);
   const [mapping, setMapping] = useState<Mapping | null>(null);
+  const [remember, setRemember] = useState(true);
   const [previewError, setPreviewError] = useState<unknown>(null);
   const sample = getConfig().sampleCsv;
 
-  const choose = async (chosen: File | undefined) => {
-    setFile(chosen ?? null);
+  /** Reads the file's start on the server, as the upload will; `choice` forces encoding, delimiter or sheet. */
+  const load = async (chosen: File | null, choice: ReadChoice) => {
+    setFile(chosen);
+    setRead(choice);
     setPreview(null);
     setMapping(null);
     setPreviewError(null);
     if (!chosen) return;
     try {
-      const p = await previewFile(chosen);
+      const p = await previewFile(chosen, choice);
       setPreview(p);
-      setMapping(prefill(p.columns));
+      setMapping(mappingOf(p));
+      setRemember(p.mapping_source !== 'saved');
     } catch (err) {
       setPreviewError(err);
     }
   };
   const missing = mapping ? REQUIRED_FIELDS.filter((f) => !mapping[f]) : [];
+  const chosenMap = (): ColumnMap =>
+    Object.fromEntries(Object.entries(mapping ?? {}).filter(([, column]) => column !== '')) as ColumnMap;
+  // The same warnings the server gives, live as the mapping changes (the rules are the server's own file).
+  const warnings =
+    preview && mapping ? mappingWarnings(preview.columns, resolveColumns(preview.columns, chosenMap())) : [];
   const start = useAction(async () => {
     if (!file || !preview || !mapping) return;
-    const map = Object.fromEntries(Object.entries(mapping).filter(([, column]) => column !== ''));
-    const accepted = await submitBatch(file, preview.format, map);
+    const accepted = await submitBatch(file, formatOf(file), chosenMap() as Record<string, string>, read, remember);
     navigate(`/batches/${accepted.id}`);
   });
+  const encodingNote =
+    preview?.encoding &&
+    `${preview.encoding.toUpperCase()}${preview.encoding_source ? `, ${ENCODING_SOURCES[preview.encoding_source] ?? preview.encoding_source}` : ''}`;
 
   return (
     <Card title="New batch">
       <div className="upload">
         <label className="field file">
-          <span>CSV file</span>
+          <span>CSV file or Excel workbook</span>
           <input
             type="file"
-            accept=".csv,.ndjson,.jsonl,.json,text/csv,application/json"
-            onChange={(e) => void choose(e.target.files?.[0])}
+            accept=".csv,.txt,.tsv,.xlsx,.ndjson,.jsonl,.json,text/csv,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            onChange={(e) => void load(e.target.files?.[0] ?? null, {})}
             aria-describedby="file-help"
           />
         </label>
         <p id="file-help" className="muted">
-          CSV with a header row, NDJSON (one object per line) or a JSON array — up to a million rows.
+          CSV (comma, semicolon, tab or pipe; any common encoding), an Excel workbook (.xlsx), NDJSON or a JSON array —
+          up to a million rows.
           {sample && (
             <>
               {' '}
@@ -69,11 +106,69 @@ function Upload() {
         </p>
       </div>
       <ErrorNotice error={previewError} />
+      {file && (preview || previewError !== null) && (
+        <div className="form-grid read-options">
+          {formatOf(file) !== 'xlsx' && (
+            <label className="field">
+              <span>Encoding</span>
+              <select
+                value={read.charset ?? ''}
+                onChange={(e) => void load(file, { ...read, charset: e.target.value || undefined })}
+              >
+                <option value="">Detect{preview?.encoding && !read.charset ? ` (${preview.encoding})` : ''}</option>
+                {ENCODINGS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {formatOf(file) === 'csv' && (
+            <label className="field">
+              <span>Delimiter</span>
+              <select
+                value={read.delimiter ?? ''}
+                onChange={(e) => void load(file, { ...read, delimiter: e.target.value || undefined })}
+              >
+                <option value="">
+                  Detect
+                  {preview?.delimiter && !read.delimiter
+                    ? ` (${DELIMITERS.find(([d]) => d === preview.delimiter)?.[1] ?? preview.delimiter})`
+                    : ''}
+                </option>
+                {DELIMITERS.map(([value, label]) => (
+                  <option key={value} value={value === '\t' ? 'tab' : value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {formatOf(file) === 'xlsx' && preview?.sheets && (
+            <label className="field">
+              <span>Sheet</span>
+              <select
+                value={read.sheet ?? preview.sheet ?? ''}
+                onChange={(e) => void load(file, { ...read, sheet: e.target.value })}
+              >
+                {preview.sheets.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </div>
+      )}
       {preview && mapping && (
         <>
           <h3 className="section-title">Preview</h3>
-          <p className="muted">
-            {file?.name} · {preview.format.toUpperCase()} · {preview.columns.length} columns · first{' '}
+          <p className="muted" data-testid="preview-facts">
+            {file?.name} · {preview.format.toUpperCase()}
+            {encodingNote && ` · ${encodingNote}`}
+            {preview.sheet && ` · sheet ${preview.sheet}`} · {preview.columns.length} columns · first{' '}
             {preview.rows.length} rows
           </p>
           <div className="table-scroll">
@@ -99,9 +194,13 @@ function Upload() {
             </table>
           </div>
           <h3 className="section-title">Columns</h3>
-          <p className="muted">Pre-filled from the column names the server recognises. Change any that are wrong.</p>
+          <p className="muted">
+            {preview.mapping_source === 'saved'
+              ? 'Your saved mapping for files with these columns. Change any that are wrong.'
+              : 'Pre-filled from the column names the server recognises. Change any that are wrong.'}
+          </p>
           <div className="form-grid mapping">
-            {FIELDS.map((field) => (
+            {MAPPING_FIELDS.map((field) => (
               <label key={field} className="field">
                 <span>
                   {FIELD_LABELS[field]}
@@ -123,6 +222,15 @@ function Upload() {
               Choose a column for {missing.map((f) => FIELD_LABELS[f]).join(', ')}.
             </p>
           )}
+          {warnings.map((w) => (
+            <p key={w.code} className="notice warn" role="alert" data-warning={w.code}>
+              {w.message}
+            </p>
+          ))}
+          <label className="checkbox">
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember this
+            mapping for files with these columns
+          </label>
           <div className="form-actions">
             <button
               type="button"

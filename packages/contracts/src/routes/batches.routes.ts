@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BatchAccepted, BatchStatus } from '../batches.ts';
+import { BatchAccepted, BatchPreview, BatchStatus, SavedMapping } from '../batches.ts';
 import { ListQuery, Property } from '../property.ts';
 import { IdempotencyHeaders, IdParams, PageHeaders } from './params.ts';
 import { defineRoute } from './route.ts';
@@ -27,29 +27,66 @@ const statusExample = {
   results_url: '/api/v1/property/skiptrace/batches/17/results',
 };
 
+/** How a file is read and mapped: the upload's and the preview's query. */
+const ReadQuery = {
+  map: z
+    .string({ error: 'must be given once' })
+    .max(4000)
+    .optional()
+    .describe(
+      'Column map, field=column pairs separated by commas, e.g. street_address=Address,zip_code=Postal ' +
+        '(field:column is read the same way). Without it: the saved mapping for this header set, else the aliases.',
+    ),
+  charset: z
+    .string({ error: 'must be given once' })
+    .max(40)
+    .optional()
+    .describe(
+      'Text encoding (utf-8, utf-16le, windows-1252, iso-8859-1 …); overrides the Content-Type charset and detection',
+    ),
+  delimiter: z
+    .string({ error: 'must be given once' })
+    .max(10)
+    .optional()
+    .describe(
+      'CSV field delimiter: , ; | or tab (also comma, semicolon, pipe, tab); default: sniffed from the first lines',
+    ),
+  sheet: z
+    .string({ error: 'must be given once' })
+    .max(200)
+    .optional()
+    .describe('XLSX: the sheet to read, by name or 1-based position; default the first'),
+  save_mapping: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("true: remember the mapping used for this header set (the account's saved mappings)"),
+};
+
+const UPLOAD_BODY = {
+  'text/csv': z.string().describe('A header row, then one property a row (delimiter , ; tab or |)'),
+  'application/x-ndjson': z.string().describe('One Property object a line'),
+  'application/json': z.array(Property),
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': z
+    .string()
+    .describe('An Excel workbook (.xlsx): the first (or ?sheet=) sheet, its first non-empty row the header'),
+};
+
 export const submitBatch = defineRoute({
   method: 'post',
   path: BASE,
   operationId: 'submitBatch',
-  summary: 'Upload up to 1,000,000 properties as CSV, NDJSON or a JSON array (streamed)',
+  summary: 'Upload up to 1,000,000 properties as CSV, XLSX, NDJSON or a JSON array (streamed)',
   description:
-    'CSV headers are matched to the Property fields by alias (`Address`, `Zip`, `Owner First Name` …); ' +
-    '`?map=` names the rest. Invalid rows are rejected one by one, not the batch. See docs/batches.md.',
+    'Headers are matched to the Property fields by alias (`Address`, `Zip`, `Owner 1 First Name`, `SITUS_ADDR` …) ' +
+    "after folding case, spaces and punctuation, or by the account's saved mapping for the header set; `?map=` names " +
+    'the rest. The text encoding is detected unless declared, the CSV delimiter sniffed unless given. A file with no ' +
+    'row is refused with 400 before a batch exists. Invalid rows are rejected one by one (row number and reason), not ' +
+    'the batch. See docs/batches.md.',
   tag: 'Batches',
   scope: 'write',
-  query: z.object({
-    map: z
-      .string({ error: 'must be given once' })
-      .max(4000)
-      .optional()
-      .describe('Column map, field:column pairs separated by commas, e.g. street_address:Address,zip_code:Postal'),
-  }),
+  query: z.object(ReadQuery),
   headers: IdempotencyHeaders,
-  rawBody: {
-    'text/csv': z.string().describe('A header row, then one property a row'),
-    'application/x-ndjson': z.string().describe('One Property object a line'),
-    'application/json': z.array(Property),
-  },
+  rawBody: UPLOAD_BODY,
   responses: {
     202: {
       description: 'Accepted; the Location header and status_url name the status document',
@@ -66,6 +103,49 @@ export const submitBatch = defineRoute({
     'idempotency_conflict',
     'conflict',
   ],
+});
+
+export const previewBatch = defineRoute({
+  method: 'post',
+  path: `${BASE}/preview`,
+  operationId: 'previewBatch',
+  summary: 'Read the start of a file exactly as its upload would be, and store nothing',
+  description:
+    'The header, the first rows, the encoding, delimiter or sheet read, the mapping (explicit, saved or by alias) ' +
+    'and its warnings. `?partial=true` when the body is only the first bytes of a larger file: a row or character ' +
+    'cut off at the end is dropped.',
+  tag: 'Batches',
+  scope: 'write',
+  query: z.object({
+    ...ReadQuery,
+    partial: z.enum(['true', 'false']).optional().describe('true: the body is the head of a larger file'),
+  }),
+  rawBody: UPLOAD_BODY,
+  responses: { 200: { description: 'The preview', schema: BatchPreview } },
+  errors: ['validation_failed', 'invalid_parameter', 'unsupported_media_type', 'payload_too_large'],
+});
+
+export const listMappings = defineRoute({
+  method: 'get',
+  path: `${BASE}/mappings`,
+  operationId: 'listMappings',
+  summary: "The account's saved column mappings, newest first",
+  tag: 'Batches',
+  scope: 'read',
+  responses: { 200: { description: 'Saved mappings', schema: z.array(SavedMapping) } },
+  errors: [],
+});
+
+export const deleteMapping = defineRoute({
+  method: 'delete',
+  path: `${BASE}/mappings/{id}`,
+  operationId: 'deleteMapping',
+  summary: 'Forget a saved column mapping',
+  tag: 'Batches',
+  scope: 'write',
+  params: IdParams('Saved mapping id'),
+  responses: { 204: { description: 'Deleted' } },
+  errors: ['invalid_parameter', 'not_found'],
 });
 
 export const listBatches = defineRoute({
@@ -120,19 +200,23 @@ export const exportBatch = defineRoute({
     'last name, emails, owner and resident flags and current address of its person, best person first), ' +
     'owners_of_record (names joined with "; ") and mailing_address_used, confidence, status and error; when one of ' +
     'these names is already an input column, all of them take the prefix result_. ' +
-    'The format follows ?format=, else the Accept header, else CSV.',
+    'The format follows ?format=, else the Accept header, else CSV (XLSX: the same columns in a workbook). ' +
+    'The row column is the input row number (1: the first row after the header); rejected rows carry their reason in error.',
   tag: 'Batches',
   scope: 'read',
   // A download is a data export: members and above, not viewers (docs/oauth.md, roles).
   role: 'member',
   params: batchId,
-  query: z.object({ format: z.enum(['csv', 'ndjson']).optional().describe('Overrides the Accept header') }),
+  query: z.object({ format: z.enum(['csv', 'ndjson', 'xlsx']).optional().describe('Overrides the Accept header') }),
   responses: {
     200: {
       description: 'Rows in input order',
       content: {
         'text/csv': z.string(),
         'application/x-ndjson': z.string().describe('One object a line: the input row, status, error, results'),
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': z
+          .string()
+          .describe('An Excel workbook, one sheet "Results" with the CSV export\'s columns'),
       },
       headers: z.object({ 'X-Batch-Status': BatchStatus.shape.status.describe('Batch status when the export began') }),
     },
@@ -140,4 +224,57 @@ export const exportBatch = defineRoute({
   errors: ['invalid_parameter', 'not_found'],
 });
 
-export const batchRoutes = [submitBatch, listBatches, getBatch, cancelBatch, exportBatch] as const;
+export const listRejects = defineRoute({
+  method: 'get',
+  path: `${BASE}/{id}/rejects`,
+  operationId: 'listRejects',
+  summary: 'Rejected rows with their row numbers and reasons (JSON pages, or all as CSV)',
+  tag: 'Batches',
+  scope: 'read',
+  // The rows' input in bulk, as the export (which needs member too).
+  role: 'member',
+  params: batchId,
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(500).default(50).describe('JSON: rows per page (1–500, default 50)'),
+    after: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('JSON: the rows after this row number (the last row of the page before)'),
+    format: z
+      .enum(['json', 'csv'])
+      .optional()
+      .describe('csv: every reject as a download (row, reason, the input columns)'),
+  }),
+  responses: {
+    200: {
+      description: 'Rejects in row order',
+      content: {
+        'application/json': z.array(
+          z
+            .object({
+              row: z.number().int().describe('Input row number (1: the first row after the header)'),
+              reason: z.string().describe('Every bad field, or why the row could not be read'),
+              input: z.unknown().describe('The row as read: cells by input column, or the unreadable line'),
+            })
+            .meta({ id: 'BatchReject' }),
+        ),
+        'text/csv': z.string(),
+      },
+    },
+  },
+  errors: ['invalid_parameter', 'not_found'],
+});
+
+export const batchRoutes = [
+  submitBatch,
+  previewBatch,
+  listMappings,
+  deleteMapping,
+  listBatches,
+  getBatch,
+  cancelBatch,
+  exportBatch,
+  listRejects,
+] as const;

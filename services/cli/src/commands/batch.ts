@@ -20,7 +20,12 @@ const POLL_SECONDS = 1;
 /** Without a terminal, a progress line at most this often (ms) unless the status changes. */
 const LINE_INTERVAL_MS = 10_000;
 
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The head of a text file the preview reads (as the console sends it); a workbook is sent whole. */
+const PREVIEW_BYTES = 256 * 1024;
+
 function contentType(file: string): string {
+  if (/\.xlsx$/i.test(file)) return XLSX;
   if (/\.(ndjson|jsonl)$/i.test(file)) return 'application/x-ndjson';
   if (/\.json$/i.test(file)) return 'application/json';
   return 'text/csv';
@@ -69,21 +74,65 @@ const batchId = (positionals: string[]): string => {
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
+/**
+ * `--map street_address=Address,zip_code=Zip` as the API's `map` (field=column). The older
+ * `field:Column` of this command is still read, with a warning on stderr.
+ */
+export function mapOption(values: Values, stderr: NodeJS.WritableStream = process.stderr): string | undefined {
+  const text = optionalString(values, 'map');
+  if (text === undefined) return undefined;
+  const pairs = text.split(',').map((pair) => {
+    const eq = pair.indexOf('=');
+    const colon = pair.indexOf(':');
+    if (eq > 0 && (colon === -1 || eq < colon)) return pair;
+    if (colon > 0) {
+      stderr.write(`warning: --map ${pair}: field:Column is deprecated; write field=Column\n`);
+      return `${pair.slice(0, colon)}=${pair.slice(colon + 1)}`;
+    }
+    throw new UsageError(`--map: expected field=Header, got "${pair}"`);
+  });
+  return pairs.join(',');
+}
+
+/** How the server is to read the file: --charset, --delimiter, --sheet (each detected when absent). */
+const readQuery = (values: Values) => ({
+  charset: optionalString(values, 'charset'),
+  delimiter: optionalString(values, 'delimiter'),
+  sheet: optionalString(values, 'sheet'),
+});
+
+const READ_OPTIONS = {
+  charset: {
+    type: 'string',
+    value: 'NAME',
+    description: 'text encoding, e.g. windows-1252 (default: byte-order mark, else detected)',
+  },
+  delimiter: { type: 'string', value: 'D', description: 'CSV delimiter: , ; | or tab (default: sniffed)' },
+  sheet: { type: 'string', value: 'NAME', description: 'XLSX sheet by name or number (default: the first)' },
+} as const;
+
 export const batchSubmit: Command = {
   name: 'batch submit',
-  summary: 'Upload a CSV, NDJSON or JSON file of properties as a batch (streamed from disk)',
+  summary: 'Upload a CSV, XLSX, NDJSON or JSON file of properties as a batch (streamed from disk)',
   args: 'FILE',
   options: {
     wait: { type: 'boolean', description: 'follow progress until the batch finishes; exit 1 unless completed' },
     map: {
       type: 'string',
-      value: 'FIELD:COLUMN,…',
-      description: 'map columns to Property fields, e.g. zip_code:Postal',
+      value: 'FIELD=Header,…',
+      description: 'map columns to fields, e.g. zip_code=Postal,owner_name=Owner (field:Column: deprecated)',
     },
+    'save-mapping': { type: 'boolean', description: 'remember the mapping for files with these columns' },
+    ...READ_OPTIONS,
     'idempotency-key': { type: 'string', value: 'KEY', description: 'same key and file within 24 h: the same batch' },
     ...API_OPTIONS,
   },
-  notes: ['FILE.ndjson/.jsonl is sent as NDJSON, FILE.json as a JSON array, anything else as CSV.', ...API_NOTES],
+  notes: [
+    'FILE.xlsx is sent as a workbook, .ndjson/.jsonl as NDJSON, .json as a JSON array, anything else as CSV.',
+    'Before uploading, the start of the file is previewed by the server: the encoding, delimiter or sheet read,',
+    'the mapping, and a warning when owner-name columns are left unmapped (or half) go to stderr.',
+    ...API_NOTES,
+  ],
   async run({ values, positionals, env }) {
     const file = batchId(positionals);
     let size: number;
@@ -92,16 +141,43 @@ export const batchSubmit: Command = {
     } catch {
       throw new UsageError(`no such file: ${file}`);
     }
+    const map = mapOption(values);
     // Following the batch reads its status: a token obtained here needs both scopes then.
     const { api } = await connect(values, values.wait === true ? 'read write' : 'write', env);
+    const type = contentType(file);
+    const read = readQuery(values);
+    // Before the batch starts: how the server reads and maps the file, and what it warns about.
+    const partial = type !== XLSX && size > PREVIEW_BYTES;
+    const head = Readable.toWeb(createReadStream(file, partial ? { end: PREVIEW_BYTES - 1 } : {})) as unknown as string;
+    const preview = await unwrap(
+      api.POST('/property/skiptrace/batches/preview', {
+        params: { query: { map, ...read, partial: partial ? 'true' : undefined } },
+        headers: { 'Content-Type': type },
+        body: head,
+        bodySerializer: (body) => body,
+        duplex: 'half',
+      }),
+    );
+    const how = [
+      preview.encoding && `encoding ${preview.encoding} (${preview.encoding_source})`,
+      preview.delimiter && `delimiter ${JSON.stringify(preview.delimiter)}`,
+      preview.sheet && `sheet ${preview.sheet}`,
+    ].filter(Boolean);
+    if (how.length) process.stderr.write(`read as: ${how.join(', ')}\n`);
+    const fields = Object.entries(preview.mapping).map(([field, column]) => `${field}=${column}`);
+    process.stderr.write(`mapping (${preview.mapping_source}): ${fields.join(', ') || 'none'}\n`);
+    for (const warning of preview.warnings) process.stderr.write(`warning: ${warning.message}\n`);
     process.stderr.write(`uploading ${file} (${(size / 1048576).toFixed(1)} MiB)…\n`);
     const key = optionalString(values, 'idempotency-key');
     // The body is the file itself, streamed (fetch needs duplex 'half' for that) and not serialised.
     const stream = Readable.toWeb(createReadStream(file)) as unknown as string;
     const accepted = await unwrap(
       api.POST('/property/skiptrace/batches', {
-        params: { query: { map: optionalString(values, 'map') }, header: key ? { 'Idempotency-Key': key } : {} },
-        headers: { 'Content-Type': contentType(file) },
+        params: {
+          query: { map, ...read, save_mapping: values['save-mapping'] === true ? 'true' : undefined },
+          header: key ? { 'Idempotency-Key': key } : {},
+        },
+        headers: { 'Content-Type': type },
         body: stream,
         bodySerializer: (body) => body,
         duplex: 'half',
@@ -191,11 +267,11 @@ export const batchCancel: Command = {
   },
 };
 
-function downloadFormat(values: Values, out: string): 'csv' | 'ndjson' {
+function downloadFormat(values: Values, out: string): 'csv' | 'ndjson' | 'xlsx' {
   const asked = optionalString(values, 'format');
-  if (asked === undefined) return /\.(ndjson|jsonl)$/i.test(out) ? 'ndjson' : 'csv';
-  if (asked === 'csv' || asked === 'ndjson') return asked;
-  throw new UsageError('--format must be csv or ndjson');
+  if (asked === undefined) return /\.(ndjson|jsonl)$/i.test(out) ? 'ndjson' : /\.xlsx$/i.test(out) ? 'xlsx' : 'csv';
+  if (asked === 'csv' || asked === 'ndjson' || asked === 'xlsx') return asked;
+  throw new UsageError('--format must be csv, ndjson or xlsx');
 }
 
 export const batchDownload: Command = {
@@ -204,7 +280,11 @@ export const batchDownload: Command = {
   args: 'ID',
   options: {
     out: { type: 'string', short: 'o', value: 'FILE', description: 'where to write (required)' },
-    format: { type: 'string', value: 'csv|ndjson', description: 'default: from FILE (.ndjson/.jsonl), else CSV' },
+    format: {
+      type: 'string',
+      value: 'csv|ndjson|xlsx',
+      description: 'default: from FILE (.ndjson/.jsonl, .xlsx), else CSV',
+    },
     ...API_OPTIONS,
   },
   notes: API_NOTES,
