@@ -6,6 +6,7 @@ import { demoDataCommand } from './demo-data.ts';
 import { importSuppressionCommand } from './import-suppression.ts';
 import { importCommand, importPropertiesCommand } from './import.ts';
 import { memberCommands } from './members.ts';
+import { quotasSet, quotasShow } from './quotas.ts';
 import { usersCreate } from './users.ts';
 
 /** Every command the CLI knows; each lives in its own file in this folder. */
@@ -17,6 +18,8 @@ export const commands: Command[] = [
   importPropertiesCommand,
   importSuppressionCommand,
   demoDataCommand,
+  quotasShow,
+  quotasSet,
   ...batchCommands,
   ...memberCommands,
 ];
