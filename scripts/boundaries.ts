@@ -3,8 +3,8 @@
 //     references are exactly the workspace packages its package.json declares (a sub-project of
 //     its own, such as the console's app/, may be referenced too, and references only declared
 //     packages itself);
-//   - no service (services/*) declares another service, apart from the exceptions listed in
-//     SERVICE_EXCEPTIONS: services compose packages;
+//   - no service (services/*: the deployables) declares another service: services compose
+//     packages (the one-process system composes the same packages as the four services);
 //   - the package graph has no cycle (TypeScript's project references and Turborepo need none);
 //   - the root tsconfig.json references every package, so `tsc -b` from the root builds all;
 //   - no source file imports a workspace package its package.json does not declare, nor reaches
@@ -104,24 +104,14 @@ export function findCycle(packages: WorkspacePackage[]): string[] | undefined {
 
 const posix = (path: string) => path.split('\\').join('/');
 
-/** The service dependencies on services that remain, each with its reason. */
-const SERVICE_EXCEPTIONS: Record<string, Record<string, string>> = {
-  '@skiptrace/standalone': {
-    '@skiptrace/gateway': 'the one-process mode composes the four services',
-    '@skiptrace/auth': 'the one-process mode composes the four services',
-    '@skiptrace/worker': 'the one-process mode composes the four services',
-    '@skiptrace/dispatcher': 'the one-process mode composes the four services',
-  },
-};
-
-/** Services declaring services, beyond SERVICE_EXCEPTIONS. */
+/** Services declaring services. */
 export function checkServiceLayer(packages: WorkspacePackage[]): string[] {
   const services = new Set(packages.filter((p) => p.dir.startsWith('services/')).map((p) => p.name));
   return packages
     .filter((p) => services.has(p.name))
     .flatMap((p) =>
       p.declared
-        .filter((d) => services.has(d) && !SERVICE_EXCEPTIONS[p.name]?.[d])
+        .filter((d) => services.has(d))
         .map((d) => `${p.dir}/package.json: declares the service ${d}; move what it uses into a package`),
     );
 }

@@ -223,7 +223,7 @@ describe('this repository', () => {
     return seen;
   }
 
-  it.each(['@skiptrace/gateway', '@skiptrace/cli'])(
+  it.each(['@skiptrace/gateway', '@skiptrace/gateway-service', '@skiptrace/cli'])(
     '%s does not load oidc-provider, not even through a dependency',
     (name) => {
       const closure = runtimeClosure(name);

@@ -1,7 +1,7 @@
 /**
  * @skiptrace/accounts: accounts, users and API clients (the records the OAuth server signs
  * in and the gateway's client-management API edits), secret hashing, and the admin helpers
- * the CLI uses. Used by services/auth, services/gateway and services/cli; loads no OAuth
+ * the CLI uses. Used by packages/auth, packages/gateway and services/cli; loads no OAuth
  * server.
  */
 export {

@@ -289,7 +289,7 @@ export function createMembers(db: Database) {
         if (!created.rows[0]) throw new AccountError(`a user with email ${link.email} already exists`);
         return toUser(created.rows[0]);
       }
-      // signed_out_at ends the sessions and refresh tokens of earlier sign-ins (services/auth findAccount).
+      // signed_out_at ends the sessions and refresh tokens of earlier sign-ins (packages/auth findAccount).
       const updated = await tx.query<UserRow>(
         `UPDATE users SET password_hash = $2, signed_out_at = now() WHERE id = $1
          RETURNING id, account_id, email, role, created_at, signed_out_at`,

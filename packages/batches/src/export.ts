@@ -196,8 +196,9 @@ async function* renderPages<T extends { row_number: number }, R>(
 
 /**
  * Fields of one phone group: the phone, then the person it belongs to — their name, emails,
- * whether they are an owner of record and whether they live at the property, and their
- * current address.
+ * whether they are an owner of record and whether they live at the property, their current
+ * address, and `true` when the people data says they died (an estate's decedent, a trust's
+ * settlor: their number reaches the heirs at best).
  */
 const PHONE_GROUP = [
   '',
@@ -210,6 +211,7 @@ const PHONE_GROUP = [
   '_owner',
   '_resident',
   '_current_address',
+  '_deceased',
 ] as const;
 /** The property's columns: its owners of record and the owner's mailing address the trace used. */
 const PROPERTY_COLUMNS = ['owners_of_record', 'mailing_address_used'] as const;
@@ -218,7 +220,7 @@ export const COLLISION_PREFIX = 'result_';
 
 /**
  * The export's own columns: PHONE_COLUMNS phone groups (number, type, DNC, litigator and the
- * matched person's first name, last name, emails, owner, resident and current address), the
+ * matched person's first name, last name, emails, owner, resident, current address and deceased), the
  * owners of record and the mailing address used, then row (the input row number: 1 is the
  * first row after the header, as reject reasons count), confidence, status, error, truncated
  * and people_total (as in the API: more people matched than were returned).
@@ -243,7 +245,8 @@ export function csvHeader(columns: readonly string[]): string {
 /**
  * Input columns as uploaded, then the phones of the matches (best person first, each
  * person's phones in order), each beside its person's name, emails, owner and resident flags
- * (`true`/`false`; blank when the result does not say) and current address; the owners of
+ * (`true`/`false`; blank when the result does not say), current address and deceased flag
+ * (`true`, or blank); the owners of
  * record (names joined with `; `) and the mailing address used; confidence, status, error,
  * truncated, people_total.
  * Every cell goes through the neutralising encoder (`csvCell`: text a spreadsheet would run
@@ -294,6 +297,7 @@ function exportCells<C>(
       cell(person.owner),
       cell(person.resident),
       cell(person.current_address && addressLine(person.current_address)),
+      cell(person.deceased),
     ];
     for (const p of person.phones) {
       if (group === PHONE_COLUMNS) break people;

@@ -192,7 +192,7 @@ describe('CSV export lines', () => {
       'phone_1_current_address',
     ]);
     expect(header.slice(-9)).toEqual([
-      'phone_5_current_address',
+      'phone_5_deceased',
       'owners_of_record',
       'mailing_address_used',
       'row',
@@ -202,12 +202,12 @@ describe('CSV export lines', () => {
       'truncated',
       'people_total',
     ]);
-    expect(header).toHaveLength(2 + 50 + 3 + 5);
+    expect(header).toHaveLength(2 + 55 + 3 + 5);
     const line = csvLine(
       { kind: 'rejected', row: { row_number: 3, reason: 'zip_code: bad, really', raw: ['1 "A"', 'x'] } },
       2,
     );
-    expect(line).toBe(`"1 ""A""",x,${','.repeat(52)}3,,rejected,"zip_code: bad, really",,\n`);
+    expect(line).toBe(`"1 ""A""",x,${','.repeat(57)}3,,rejected,"zip_code: bad, really",,\n`);
   });
 
   it('puts each phone beside its own person, best person first, at most five', () => {
@@ -231,9 +231,9 @@ describe('CSV export lines', () => {
       1,
     );
     const cells = line.trim().split(',');
-    expect(cells).toHaveLength(1 + 50 + 3 + 5);
+    expect(cells).toHaveLength(1 + 55 + 3 + 5);
     // Results from before the owner model say neither owner nor resident: blank, not false.
-    expect(cells.slice(1, 11)).toEqual([
+    expect(cells.slice(1, 12)).toEqual([
       '+15125550101',
       'mobile',
       'false',
@@ -244,12 +244,57 @@ describe('CSV export lines', () => {
       '',
       '',
       '',
+      '',
     ]);
-    expect(cells.slice(21, 31)).toEqual(['+15125550103', 'mobile', 'false', 'false', 'John', 'Roe', '', '', '', '']);
-    expect(cells.slice(41, 51)).toEqual(['+15125550105', 'mobile', 'false', 'false', 'John', 'Roe', '', '', '', '']);
-    expect(cells.slice(51, 53)).toEqual(['', '']);
+    expect(cells.slice(23, 34)).toEqual([
+      '+15125550103',
+      'mobile',
+      'false',
+      'false',
+      'John',
+      'Roe',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
+    expect(cells.slice(45, 56)).toEqual([
+      '+15125550105',
+      'mobile',
+      'false',
+      'false',
+      'John',
+      'Roe',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
+    expect(cells.slice(56, 58)).toEqual(['', '']);
     expect(line).not.toContain('+15125550109');
     expect(cells.slice(-5)).toEqual(['0.9', 'completed', '', 'false', '']);
+  });
+
+  it('marks a person the people data says died (deceased: true), blank otherwise', () => {
+    const results = [
+      { ...person('Ann', ['+15125550111']), owner: true, deceased: true },
+      person('Bo', ['+15125550112']),
+    ];
+    const row = {
+      row_number: 1,
+      status: 'completed',
+      error: null,
+      results,
+      people_total: null,
+      owner_facts: null,
+      input: ['x'],
+    };
+    const header = exportColumns(['Address']);
+    const cells = csvLine({ kind: 'traced', row }, 1).trim().split(',');
+    const at = (column: string) => cells[header.indexOf(column) + 1];
+    expect([at('phone_1_owner'), at('phone_1_deceased'), at('phone_2_deceased')]).toEqual(['true', 'true', '']);
   });
 
   it('says when more people matched than were returned (truncated, people_total)', () => {

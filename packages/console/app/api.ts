@@ -21,6 +21,11 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookAttempt = Schemas['WebhookAttempt'];
 export type ApiClient = Schemas['ApiClient'];
 export type ApiClientWithSecret = Schemas['ApiClientWithSecret'];
+export type Member = Schemas['Member'];
+export type MemberLink = Schemas['MemberLink'];
+export type Role = Member['role'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditAction = AuditEntry['action'];
 
 export interface Page<T> {
   items: T[];
@@ -185,4 +190,27 @@ export const createClient = (input: { name: string; scopes: ApiScope[] }) =>
 export const rotateClientSecret = (id: string) =>
   body(api().POST('/clients/{id}/rotate-secret', { params: { path: { id } } }));
 export const revokeClient = (id: string) => body(api().DELETE('/clients/{id}', { params: { path: { id } } }));
+// #endregion
+
+// #region Members
+export const listMembers = async () => (await body(api().GET('/members'))).data;
+export const inviteMember = (input: { email: string; role: Role }) => body(api().POST('/members', { body: input }));
+export const changeMemberRole = (id: string, role: Role) =>
+  body(api().PATCH('/members/{id}', { params: { path: { id } }, body: { role } }));
+export const removeMember = (id: string) => body(api().DELETE('/members/{id}', { params: { path: { id } } }));
+export const resetMemberPassword = (id: string) =>
+  body(api().POST('/members/{id}/reset-password', { params: { path: { id } } }));
+// #endregion
+
+// #region Audit log
+export interface AuditFilters {
+  actor?: string;
+  action?: AuditAction;
+  from?: string;
+  to?: string;
+}
+export const listAudit = async (filters: AuditFilters, limit: number, cursor?: string): Promise<Page<AuditEntry>> => {
+  const { data, response } = await call(api().GET('/audit', { params: { query: { ...filters, limit, cursor } } }));
+  return { items: data.data, next: response.headers.get('x-next-cursor') };
+};
 // #endregion

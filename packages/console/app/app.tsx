@@ -3,8 +3,10 @@ import { useEffect, useRef } from 'react';
 import { signOut, tokenClaims } from './auth.ts';
 import { BatchPage } from './pages/batch.tsx';
 import { BatchesPage } from './pages/batches.tsx';
+import { AuditPage } from './pages/audit.tsx';
 import { ClientsPage } from './pages/clients.tsx';
 import { HistoryPage } from './pages/history.tsx';
+import { MembersPage } from './pages/members.tsx';
 import { TracePage } from './pages/trace.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { Link, useRoute } from './router.tsx';
@@ -12,13 +14,17 @@ import { Link, useRoute } from './router.tsx';
 interface Route {
   path: string;
   label: string;
+  /** For owners and admins: hidden from the others' navigation (the API refuses them anyway). */
+  admin?: boolean;
 }
 const NAV: Route[] = [
   { path: '/batches', label: 'Batches' },
   { path: '/trace', label: 'Trace one property' },
   { path: '/history', label: 'History' },
   { path: '/webhooks', label: 'Webhooks' },
-  { path: '/clients', label: 'API clients' },
+  { path: '/clients', label: 'API clients', admin: true },
+  { path: '/members', label: 'Members', admin: true },
+  { path: '/audit', label: 'Audit log', admin: true },
 ];
 
 function page(path: string) {
@@ -28,6 +34,8 @@ function page(path: string) {
   if (path === '/history') return <HistoryPage />;
   if (path === '/webhooks') return <WebhooksPage />;
   if (path === '/clients') return <ClientsPage />;
+  if (path === '/members') return <MembersPage />;
+  if (path === '/audit') return <AuditPage />;
   return <BatchesPage />;
 }
 
@@ -35,6 +43,8 @@ export function App() {
   const { path } = useRoute();
   const main = useRef<HTMLElement>(null);
   const claims = tokenClaims();
+  // A token without a role (before roles) is shown everything; the API decides.
+  const isAdmin = !claims.role || claims.role === 'owner' || claims.role === 'admin';
   const section = NAV.find((r) => path === r.path || path.startsWith(`${r.path}/`)) ?? NAV[0]!;
   useEffect(() => {
     document.title = `${section.label} · Skip-trace console`;
@@ -54,7 +64,7 @@ export function App() {
         </div>
         <nav aria-label="Console">
           <ul>
-            {NAV.map((r) => (
+            {NAV.filter((r) => !r.admin || isAdmin).map((r) => (
               <li key={r.path}>
                 <Link to={r.path} aria-current={r === section ? 'page' : undefined}>
                   {r.label}
@@ -68,6 +78,7 @@ export function App() {
           <div className="account" title={claims.sub}>
             <span className="muted">Account</span>
             <span className="mono">{claims.account_id}</span>
+            {claims.role && <span className="muted">Role: {claims.role}</span>}
           </div>
           <button type="button" className="button ghost small" onClick={() => void signOut()}>
             Sign out

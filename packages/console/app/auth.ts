@@ -140,7 +140,7 @@ export async function accessToken(): Promise<string> {
 }
 
 /** Claims of the current access token (for display only; the API checks the signature). */
-export function tokenClaims(): { sub?: string; account_id?: string; scope?: string } {
+export function tokenClaims(): { sub?: string; account_id?: string; scope?: string; role?: string } {
   if (!tokens) return {};
   const payload = tokens.access.split('.')[1] ?? '';
   return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, string>;

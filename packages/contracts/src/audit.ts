@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'batch.erased',
   'export.downloaded',
   'quota.changed',
+  'access.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

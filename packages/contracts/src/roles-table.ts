@@ -6,7 +6,7 @@ export const rolesOf = (route: RouteSpec) => ROLES.map((role) => roleAtLeast(rol
 
 /**
  * The route × role table of docs/oauth.md (between its roles-table markers), generated from
- * the routes: `node services/gateway/scripts/roles-table.ts --write` rewrites it, and the
+ * the routes: `node packages/gateway/scripts/roles-table.ts --write` rewrites it, and the
  * gateway's roles test fails when it differs from this.
  */
 export function rolesTable(routes: readonly RouteSpec[] = API_ROUTES): string {

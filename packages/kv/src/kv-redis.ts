@@ -53,7 +53,7 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValueStor
     // Commands issued in the same event-loop turn leave in one socket write. Under load the
     // dispatcher schedules and unschedules one member per delivery and the gateway checks
     // one rate limit per request; a write() each was 10.6 % of the webhook benchmark's
-    // process CPU profile, 6.3 % with this (services/dispatcher/BENCHMARKS.md).
+    // process CPU profile, 6.3 % with this (packages/dispatcher/BENCHMARKS.md).
     enableAutoPipelining: true,
   }) as ScriptedRedis;
   redis.defineCommand('kvHit', { numberOfKeys: 1, lua: HIT_LUA });

@@ -5,8 +5,7 @@
 import express from 'express';
 import { openDatabase, openKeyValue, startProcess } from '@skiptrace/adapters';
 import { finishApp, inputBoundary, listen, loadConfig, observeHttp } from '@skiptrace/runtime';
-import { wireAuth } from './auth.service.ts';
-import { authConfigFrom, authEnv } from './config.ts';
+import { authConfigFrom, authEnv, wireAuth } from '@skiptrace/auth';
 
 const env = loadConfig(authEnv);
 const config = authConfigFrom(env);

@@ -9,8 +9,7 @@ import { loadConfig } from '@skiptrace/runtime';
 import { z } from 'zod';
 import { withAuthDatabase } from '@skiptrace/accounts';
 import { dataDirFrom } from '@skiptrace/storage';
-import { encryptedKeyStore, parseKeks } from './key-encryption.ts';
-import { databaseKeyStore, fileKeyStore, rotateSigningKey } from './signing-keys.ts';
+import { databaseKeyStore, encryptedKeyStore, fileKeyStore, parseKeks, rotateSigningKey } from '@skiptrace/auth';
 
 const { values } = parseArgs({ options: { 'activate-in': { type: 'string', default: '0' } } });
 const activateIn = Number(values['activate-in']);

@@ -4,7 +4,7 @@ import express from 'express';
 import { openBus, openDatabase, openKeyValue, startProcess } from '@skiptrace/adapters';
 import { finishApp, inputBoundary, listen, loadConfig, observeHttp } from '@skiptrace/runtime';
 import { dispatcherEnv, webhookConfigFrom } from '@skiptrace/webhooks';
-import { wireDispatcher } from './dispatcher.ts';
+import { wireDispatcher } from '@skiptrace/dispatcher';
 
 const env = loadConfig(dispatcherEnv);
 const config = webhookConfigFrom(env);

@@ -1,8 +1,7 @@
 // Composition root of the gateway when it runs as its own process.
 import { openBus, openDatabase, openKeyValue, startProcess } from '@skiptrace/adapters';
 import { finishApp, listen, loadConfig } from '@skiptrace/runtime';
-import { gatewayConfigFrom, gatewayEnv } from './config.ts';
-import { wireGateway } from './wiring.ts';
+import { gatewayConfigFrom, gatewayEnv, wireGateway } from '@skiptrace/gateway';
 
 const env = loadConfig(gatewayEnv);
 const config = gatewayConfigFrom(env);

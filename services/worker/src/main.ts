@@ -3,8 +3,7 @@
 import express from 'express';
 import { openBus, openDatabase, startProcess } from '@skiptrace/adapters';
 import { finishApp, inputBoundary, listen, loadConfig, observeHttp } from '@skiptrace/runtime';
-import { workerConfigFrom, workerProcessEnv } from './config.ts';
-import { wireWorker } from './wiring.ts';
+import { wireWorker, workerConfigFrom, workerProcessEnv } from '@skiptrace/worker';
 
 const env = loadConfig(workerProcessEnv);
 const { logger, shutdown, health, adapters } = await startProcess('worker', { logLevel: env.LOG_LEVEL });

@@ -1,4 +1,4 @@
-// Webhook dispatcher benchmark: node services/dispatcher/bench/dispatch.bench.ts
+// Webhook dispatcher benchmark: node packages/dispatcher/bench/dispatch.bench.ts
 // One dispatcher (this process) on the local PostgreSQL, Redis and RabbitMQ delivering
 // to a local HTTP receiver (its own process, or this one with BENCH_RECEIVER=inline).
 // Prints JSON; see BENCHMARKS.md.

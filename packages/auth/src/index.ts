@@ -18,3 +18,4 @@ export {
   type KeyStore,
   type StoredKey,
 } from './signing-keys.ts';
+export { encryptedKeyStore, parseKeks } from './key-encryption.ts';

@@ -76,7 +76,7 @@ const refusedForRole = (res: request.Response) =>
   res.status === 403 && (res.body as { error?: number }).error === ERROR_CODES.insufficient_role.code;
 
 describe('the route × role table', () => {
-  it('in docs/oauth.md is the one the routes declare (node services/gateway/scripts/roles-table.ts --write)', () => {
+  it('in docs/oauth.md is the one the routes declare (node packages/gateway/scripts/roles-table.ts --write)', () => {
     const doc = readFileSync(new URL('../../../docs/oauth.md', import.meta.url), 'utf8');
     const section = doc.slice(doc.indexOf('<!-- roles-table:start'), doc.indexOf('<!-- roles-table:end -->'));
     const cells = (text: string) =>

@@ -1,4 +1,4 @@
-// Benchmark (not a test): `node services/auth/bench/auth.bench.ts`.
+// Benchmark (not a test): `node packages/auth/bench/auth.bench.ts`.
 // 1. client_credentials token issuance per second, sequential and 16 concurrent, against
 //    the auth service on 127.0.0.1 (embedded: PGlite + memory kv; BENCH_DATABASE_URL and
 //    BENCH_REDIS_URL select PostgreSQL + Redis).

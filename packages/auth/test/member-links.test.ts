@@ -9,6 +9,8 @@ import { createMembers, type Members, type User } from '@skiptrace/accounts';
 import { createAuditLog } from '@skiptrace/audit';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createDatabase, type Database } from '@skiptrace/storage';
+import { authorizeOverHttp } from '@skiptrace/testing';
+import { decodeJwt } from 'jose';
 import { startAuth, type RunningAuth } from './harness.ts';
 
 let db: Database;
@@ -114,4 +116,72 @@ describe('member links', () => {
       await post.body?.cancel();
     },
   );
+});
+
+describe("a member's token", () => {
+  let client: { id: string; secret: string };
+  const user = { email: 'tok@links.test', password: 'tok-password' };
+
+  beforeAll(async () => {
+    const c = await auth.service.accounts.createClient({
+      name: 'Team app',
+      accountId: owner.accountId,
+      grantTypes: ['authorization_code', 'refresh_token'],
+      redirectUris: [`${auth.url}/callback`],
+      scopes: 'read write',
+    });
+    client = { id: c.client.clientId, secret: c.clientSecret! };
+    await auth.service.accounts.createUser({ ...user, accountId: owner.accountId, role: 'member' });
+  });
+
+  const token = async (params: Record<string, string>) => {
+    const res = await fetch(`${auth.url}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ ...params, client_id: client.id, client_secret: client.secret }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, string> };
+  };
+  async function signInTokens() {
+    const url = new URL(`${auth.url}/oauth/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: `${auth.url}/callback`,
+      scope: 'read write',
+      state: 'st',
+    }))
+      url.searchParams.set(k, v);
+    const back = await authorizeOverHttp(url, user);
+    const code = back.searchParams.get('code')!;
+    const res = await token({ grant_type: 'authorization_code', code, redirect_uri: `${auth.url}/callback` });
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  it('carries the role, a changed role with the next refresh, and no refresh after a reset or a removal', async () => {
+    const first = await signInTokens();
+    expect(decodeJwt(first.access_token!)).toMatchObject({ account_id: owner.accountId, role: 'member' });
+    const id = (await auth.service.accounts.findUserByEmail(user.email))!.id;
+    await members.changeRole(owner.accountId, id, 'viewer', { role: 'owner' });
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token! });
+    expect(refreshed.status).toBe(200);
+    expect(decodeJwt(refreshed.body.access_token!)).toMatchObject({ role: 'viewer' });
+
+    // A reset used: the sign-in before it is over (its refresh token finds no account).
+    const reset = await members.issuePasswordReset(owner.accountId, id, { role: 'admin' });
+    // Auth times are whole seconds: the reset lands in a later second than the sign-in.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    user.password = 'tok-new-password';
+    await members.redeem('password_reset', reset.token, user.password);
+    const afterReset = await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token! });
+    expect(afterReset).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+
+    // A new sign-in works; removing the member ends it.
+    const again = await signInTokens();
+    expect((await token({ grant_type: 'refresh_token', refresh_token: again.refresh_token! })).status).toBe(200);
+    const latest = await signInTokens();
+    await members.remove(owner.accountId, id, { role: 'owner' });
+    const afterRemoval = await token({ grant_type: 'refresh_token', refresh_token: latest.refresh_token! });
+    expect(afterRemoval).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  }, 60_000);
 });

@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { rolesTable } from '@skiptrace/contracts';
 
 const DOC = new URL('../../../docs/oauth.md', import.meta.url);
-const START = '<!-- roles-table:start (generated from the routes: node services/gateway/scripts/roles-table.ts --write) -->';
+const START =
+  '<!-- roles-table:start (generated from the routes: node packages/gateway/scripts/roles-table.ts --write) -->';
 const END = '<!-- roles-table:end -->';
 
 const table = rolesTable();

@@ -1,7 +1,9 @@
+import { createAuditLog } from '@skiptrace/audit';
 import { buildOpenApiDocument } from '@skiptrace/contracts';
 import { createRateLimiter } from '@skiptrace/kv';
 import { errorHandler, inputBoundary, jsonBody, observeHttp, requestContext, routeNotFound } from '@skiptrace/runtime';
 import express, { type Request } from 'express';
+import { auditRefusals } from './audit-refusals.ts';
 import { createDocsRouter } from './docs.router.ts';
 import type { GatewayDeps } from './gateway.types.ts';
 import { accountRateLimit } from './rate-limit.ts';
@@ -43,6 +45,7 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
 
   if (deps.console) app.use('/console', deps.console);
   app.use('/api/v1', api);
+  app.use('/api/v1', auditRefusals(createAuditLog(deps.db)));
   app.use('/api/v1', errorHandler());
   return app;
 }
