@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
+import { phonesIn } from '@skiptrace/usage';
 import { LOAD_PENDING, STORE_OUTCOMES } from '../src/chunk.handler.ts';
 import { BATCH_INPUT_COLUMNS } from '@skiptrace/core';
 
@@ -187,6 +188,8 @@ try {
       res.map((r) => (r.length ? null : 'no owner found')),
       `[${res.map((r) => JSON.stringify(r)).join(',')}]`,
       n.map(() => null),
+      n.map(() => null),
+      res.map((r) => phonesIn(r as { phones?: unknown[] }[])),
     ];
     return {
       rows: rows.length,

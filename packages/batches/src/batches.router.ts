@@ -140,6 +140,7 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
   mountRoute(mount, batchesApi.submitBatch, async ({ query, headers }, req, res) => {
     const upload = {
       accountId: accountOf(req),
+      clientId: req.auth?.clientId,
       format: formatOf(req),
       map: parseColumnMap(query.map),
       key: checkIdempotencyKey(headers['Idempotency-Key']),

@@ -13,6 +13,7 @@ import { ownerFactsOf, propertyOf, type PropertyColumns, type TraceEngine } from
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
+import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import { TRACED_STATES } from './batch.repository.ts';
 import { BatchWorkerConfig } from './config.ts';
 import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
@@ -50,6 +51,7 @@ function reusable(row: PendingRow): KeyOutcome | undefined {
       peopleTotal: row.r_people_total,
       ownerFacts: row.r_owner_facts,
       reused: true,
+      phones: -1,
     };
   }
   if (row.q_status === null) return undefined;
@@ -60,6 +62,7 @@ function reusable(row: PendingRow): KeyOutcome | undefined {
     peopleTotal: row.q_people_total,
     ownerFacts: row.q_owner_facts,
     reused: true,
+    phones: -1,
   };
 }
 
@@ -123,7 +126,10 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // by row as arrays, zipped by position (ROWS FROM); the results as one JSON array text ($9),
 // joined from the rows' JSON in Node: a text[] of JSON documents cost Node an escaping pass
 // over every document (pg's array literal), about 4 % of the chunk worker's CPU. Only rows whose batch input still exists are stored (one erased meanwhile
-// is not), each once; the chunk's counters grow by what was inserted, in the same statement.
+// is not), each once; the chunk's counters grow by what was inserted, in the same statement,
+// and so does the usage of the batch's account and client (@skiptrace/usage): $12 the phones
+// of each row's result as Node counted them, -1 for a reused result passed through as text
+// (counted here from the stored JSON).
 export const STORE_OUTCOMES = `
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total,
@@ -135,7 +141,12 @@ WITH stored AS (
       AS u(row_number, status, reused, error, results, people_total, owner_facts)
     JOIN batch_inputs p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
   ON CONFLICT DO NOTHING
-  RETURNING status, reused
+  RETURNING row_number, status, reused, results
+), phones AS (
+  SELECT s.status, CASE WHEN k.phones >= 0 THEN k.phones
+           ELSE (SELECT coalesce(sum(json_array_length(r.person -> 'phones')), 0)::int
+                   FROM json_array_elements(s.results::json) AS r(person)) END AS phones
+    FROM stored s JOIN unnest($5::int[], $12::int[]) AS k(row_number, phones) ON k.row_number = s.row_number
 ), counts AS (
   SELECT count(*)::int AS n,
          count(*) FILTER (WHERE status = 'completed')::int AS matched,
@@ -143,6 +154,11 @@ WITH stored AS (
          count(*) FILTER (WHERE status = 'failed')::int AS failed,
          count(*) FILTER (WHERE reused)::int AS reused
     FROM stored
+), counted AS (
+  ${usageUpsertSql(`SELECT b.account_id, coalesce(b.client_id, ''), ${UTC_DAY_SQL}, 0, count(*),
+           count(*) FILTER (WHERE p.phones > 0), count(*) FILTER (WHERE p.phones = 0 AND p.status <> 'failed'),
+           coalesce(sum(p.phones), 0), 0
+      FROM phones p JOIN batches b ON b.id = $1::bigint GROUP BY 1, 2 HAVING count(*) > 0`)}
 )
 UPDATE batch_chunks k
    SET processed = k.processed + c.n, matched = k.matched + c.matched, no_match = k.no_match + c.no_match,
@@ -162,6 +178,8 @@ interface Outcomes {
   peopleTotals: (number | null)[];
   /** JSON text of the outcome's OwnerFacts, or null. */
   ownerFacts: (string | null)[];
+  /** Phones in the row's result; -1 when it is reused text (counted in SQL). */
+  phones: number[];
 }
 
 interface KeyOutcome {
@@ -173,6 +191,8 @@ interface KeyOutcome {
   /** JSON text of the outcome's OwnerFacts, or null. */
   ownerFacts: string | null;
   reused: boolean;
+  /** Phones in the results; -1 for a reused result (its text is not parsed here). */
+  phones: number;
 }
 
 export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
@@ -213,6 +233,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
             peopleTotal: o.matched ?? null,
             ownerFacts: ((facts) => (facts === null ? null : JSON.stringify(facts)))(ownerFactsOf(o)),
             reused: false,
+            phones: phonesIn(o.results),
           });
         });
       } catch (err) {
@@ -229,6 +250,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       results: [],
       peopleTotals: [],
       ownerFacts: [],
+      phones: [],
     };
     const seen = new Set<string>();
     rows.forEach((row, i) => {
@@ -242,6 +264,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         out.results.push('[]');
         out.peopleTotals.push(null);
         out.ownerFacts.push(null);
+        out.phones.push(0);
         return;
       }
       // Later rows with the key of an earlier row in this chunk reuse its trace.
@@ -253,6 +276,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       out.results.push(o.results);
       out.peopleTotals.push(o.peopleTotal);
       out.ownerFacts.push(o.ownerFacts);
+      out.phones.push(o.phones);
     });
     return out;
   }
@@ -306,6 +330,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         `[${outcomes.results.join(',')}]`,
         outcomes.peopleTotals,
         outcomes.ownerFacts,
+        outcomes.phones,
       ]);
       return { next: claimed, counts: stored[0] };
     });

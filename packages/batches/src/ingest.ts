@@ -34,6 +34,8 @@ const RAW_TEXT_LIMIT = 2_000;
 export interface IngestInput {
   db: Database;
   accountId: string;
+  /** The API client uploading (the token's client_id): usage is counted per client. */
+  clientId?: string;
   format: Format;
   body: Readable;
   map: ColumnMap;
@@ -178,10 +180,16 @@ export function validateRow(
   return { reason: problems.join('; ') };
 }
 
-export async function createReceivingBatch(db: Database, accountId: string, format: Format): Promise<string> {
+export async function createReceivingBatch(
+  db: Database,
+  accountId: string,
+  format: Format,
+  clientId?: string,
+): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO batches (account_id, format, upload_owner, upload_heartbeat_at) VALUES ($1, $2, $3, now()) RETURNING id`,
-    [accountId, format, UPLOAD_OWNER],
+    `INSERT INTO batches (account_id, format, upload_owner, upload_heartbeat_at, client_id)
+     VALUES ($1, $2, $3, now(), $4) RETURNING id`,
+    [accountId, format, UPLOAD_OWNER, clientId ?? null],
   );
   return rows[0]!.id;
 }
@@ -231,7 +239,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     );
   }
   const first = { resolution: resolution!, columns: [...source.columns] };
-  const batchId = await createReceivingBatch(db, accountId, format);
+  const batchId = await createReceivingBatch(db, accountId, format, input.clientId);
   // This process owns the upload while it lives (upload-lease.ts); the sweep ends it if not.
   const lease = holdUploadLease(db, batchId, config.uploadHeartbeatMs, (err) =>
     input.logger?.warn({ err, batchId }, 'upload heartbeat failed'),

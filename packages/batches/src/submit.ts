@@ -78,6 +78,8 @@ function decompressed(
 
 export interface Upload {
   accountId: string;
+  /** The token's client_id, recorded with the batch (usage per client). */
+  clientId?: string;
   format: Format;
   map: ColumnMap;
   /** The body as sent. */
@@ -149,6 +151,7 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<{ r
     const result = await ingest({
       db,
       accountId,
+      clientId: upload.clientId,
       format: upload.format,
       body: decompressed(tap, upload.contentEncoding, config),
       map: upload.map,

@@ -214,3 +214,9 @@ export const listAudit = async (filters: AuditFilters, limit: number, cursor?: s
   return { items: data.data, next: response.headers.get('x-next-cursor') };
 };
 // #endregion
+
+// #region Usage
+export type Usage = Schemas['Usage'];
+export const getUsage = (query: { from?: string; to?: string; group_by: 'day' | 'client' }) =>
+  body(api().GET('/usage', { params: { query } }));
+// #endregion

@@ -8,6 +8,7 @@ import { ClientsPage } from './pages/clients.tsx';
 import { HistoryPage } from './pages/history.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { TracePage } from './pages/trace.tsx';
+import { UsagePage } from './pages/usage.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { Link, useRoute } from './router.tsx';
 
@@ -25,6 +26,7 @@ const NAV: Route[] = [
   { path: '/clients', label: 'API clients', admin: true },
   { path: '/members', label: 'Members', admin: true },
   { path: '/audit', label: 'Audit log', admin: true },
+  { path: '/usage', label: 'Usage' },
 ];
 
 function page(path: string) {
@@ -34,6 +36,7 @@ function page(path: string) {
   if (path === '/history') return <HistoryPage />;
   if (path === '/webhooks') return <WebhooksPage />;
   if (path === '/clients') return <ClientsPage />;
+  if (path === '/usage') return <UsagePage />;
   if (path === '/members') return <MembersPage />;
   if (path === '/audit') return <AuditPage />;
   return <BatchesPage />;

@@ -38,6 +38,11 @@ export const ERROR_CODES = {
   method_not_allowed: { code: 1201, status: 405, meaning: 'The method is not supported on this path' },
   conflict: { code: 1202, status: 409, meaning: 'The resource is in a state that does not allow the operation' },
   rate_limited: { code: 1300, status: 429, meaning: 'Too many requests; retry after the Retry-After seconds' },
+  quota_exceeded: {
+    code: 1301,
+    status: 429,
+    meaning: "A monthly quota of the account (hits or rows) is used up; Retry-After: the next month's start",
+  },
   internal: { code: 1500, status: 500, meaning: 'Unexpected server error; details are in the server log' },
   unavailable: {
     code: 1503,

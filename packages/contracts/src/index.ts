@@ -9,6 +9,7 @@ export * from './openapi.ts';
 export * from './batches.ts';
 export * from './batch-states.ts';
 export * from './clients.ts';
+export * from './usage.ts';
 export * from './members.ts';
 export * from './audit.ts';
 export * from './roles-table.ts';

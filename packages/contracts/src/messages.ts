@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BATCH_STATES } from './batch-states.ts';
 import { Property, PropertyResponse, StoredProperty } from './property.ts';
+import { QuotaWarning } from './usage.ts';
 
 /** A synchronous or recovered skip trace for the worker (`job.skiptrace`; see MESSAGES). */
 export const SkipTraceJob = z.object({
@@ -80,6 +81,7 @@ export const MESSAGES = {
   'event.plant.added': { schema: event(StoredProperty), queue: 'webhooks.events', pack: true },
   'event.skiptrace.completed': { schema: event(PropertyResponse), queue: 'webhooks.events', pack: true },
   'event.batch.completed': { schema: event(BatchSummary), queue: 'webhooks.events', pack: false },
+  'event.quota.warning': { schema: event(QuotaWarning), queue: 'webhooks.events', pack: false },
 } as const satisfies MessageCatalogue;
 
 export type MessageName = keyof typeof MESSAGES;

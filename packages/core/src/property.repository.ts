@@ -9,6 +9,7 @@ import {
 } from '@skiptrace/contracts';
 import { recordTrace } from '@skiptrace/runtime';
 import type { Database, Sql } from '@skiptrace/storage';
+import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import type { BatchRows, OwnerFacts } from './batch-rows.port.ts';
 
 /**
@@ -83,9 +84,23 @@ async function withOutcomes(sql: Sql, batchRows: BatchRows, stored: StoredRow[])
   });
 }
 
-/** COLUMNS but the outcome ones, qualified by the alias `p`, for the completing UPDATE. */
-const UNCHANGED_ALIASED_COLUMNS = COLUMNS.split(', ')
+/**
+ * The completed synchronous rows of `done` into usage_daily: each a sync trace, a hit when
+ * its result holds a phone, a miss when it was stored without one (a failed trace is
+ * neither). Batch rows are counted by the batch's chunk store, not here.
+ */
+const COUNT_SYNC_USAGE = usageUpsertSql(
+  `SELECT account_id, coalesce(usage_client, ''), ${UTC_DAY_SQL},
+          count(*), 0, count(*) FILTER (WHERE usage_phones > 0),
+          count(*) FILTER (WHERE usage_phones = 0 AND usage_status <> 'failed'), coalesce(sum(usage_phones), 0), 0
+     FROM done WHERE batch_id IS NULL GROUP BY 1, 2`,
+);
+
+/** COLUMNS but the outcome ones, and qualified by the alias `p`, for the completing UPDATE. */
+const UNCHANGED_COLUMNS = COLUMNS.split(', ')
   .filter((c) => !OUTCOME_COLUMNS.includes(c))
+  .join(', ');
+const UNCHANGED_ALIASED_COLUMNS = UNCHANGED_COLUMNS.split(', ')
   .map((c) => `p.${c}`)
   .join(', ');
 
@@ -138,6 +153,8 @@ export function toResponse(row: PropertyRow): PropertyResponse {
 
 export interface NewProperty {
   accountId: string;
+  /** The API client that submitted it (the token's client_id): usage is counted per client. */
+  clientId?: string;
   property: Property;
 }
 
@@ -152,12 +169,17 @@ export async function insertProperties(sql: Sql, items: NewProperty[]): Promise<
   // Ids come from the sequence in the order the ordered SELECT feeds the rows in, so sorting
   // the returned rows by id restores the input order.
   const { rows } = await sql.query<PropertyRow>(
-    `INSERT INTO properties (account_id, ${REQUEST_FIELDS.join(', ')})
-     SELECT a, ${REQUEST_VALUES}
-     FROM unnest($1::text[], ${REQUEST_ARRAYS}) WITH ORDINALITY AS t(a, ${REQUEST_NAMES}, n)
+    `INSERT INTO properties (account_id, client_id, ${REQUEST_FIELDS.join(', ')})
+     SELECT a, k, ${REQUEST_VALUES}
+     FROM unnest($1::text[], $${REQUEST_FIELDS.length + 2}::text[], ${REQUEST_ARRAYS})
+       WITH ORDINALITY AS t(a, k, ${REQUEST_NAMES}, n)
      ORDER BY n
      RETURNING ${COLUMNS}`,
-    [items.map((i) => i.accountId), ...REQUEST_FIELDS.map((_, f) => values.map((v) => v[f]))],
+    [
+      items.map((i) => i.accountId),
+      ...REQUEST_FIELDS.map((_, f) => values.map((v) => v[f])),
+      items.map((i) => i.clientId ?? null),
+    ],
   );
   return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
 }
@@ -244,8 +266,10 @@ export type StoredOutcome = {
 
 /**
  * Stores each outcome once, in one statement: only a pending row changes, so a redelivered
- * job cannot overwrite a result. Returns each row as stored (changed or not), in the order
- * given, or undefined where the property was erased.
+ * job cannot overwrite a result. The same statement counts the rows it changed into the
+ * usage of their account and client (@skiptrace/usage: sync traces, hits, misses, phones),
+ * so a result is counted exactly when it is stored. Returns each row as stored (changed or
+ * not), in the order given, or undefined where the property was erased.
  */
 export async function completeProperties(
   sql: Sql,
@@ -254,12 +278,18 @@ export async function completeProperties(
   // The outcome columns just written are not read back: the caller has them, and the
   // results document is most of a row's bytes (jsonb to text, then JSON.parse again).
   const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error' | 'people_total' | 'owner_facts'>>(
-    `UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error,
-       people_total = u.people_total, owner_facts = u.owner_facts::jsonb, completed_at = now()
-     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[])
-       AS u(id, status, results, error, people_total, owner_facts)
-     WHERE p.id = u.id AND p.status = 'pending'
-     RETURNING ${UNCHANGED_ALIASED_COLUMNS}`,
+    `WITH done AS (
+       UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error,
+         people_total = u.people_total, owner_facts = u.owner_facts::jsonb, completed_at = now()
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[])
+         AS u(id, status, results, error, people_total, owner_facts, phones)
+       WHERE p.id = u.id AND p.status = 'pending'
+       RETURNING ${UNCHANGED_ALIASED_COLUMNS}, p.client_id AS usage_client, u.status AS usage_status,
+                 u.phones AS usage_phones
+     ), counted AS (
+       ${COUNT_SYNC_USAGE}
+     )
+     SELECT ${UNCHANGED_COLUMNS} FROM done`,
     [
       items.map((i) => i.id),
       items.map((i) => i.outcome.status),
@@ -270,6 +300,7 @@ export async function completeProperties(
         const facts = ownerFactsOf(i.outcome);
         return facts === null ? null : JSON.stringify(facts);
       }),
+      items.map((i) => phonesIn(i.outcome.results)),
     ],
   );
   const outcomes = new Map(items.map((i) => [i.id, i.outcome]));

@@ -12,6 +12,9 @@ import { createSkiptraceRouter } from './skiptrace.router.ts';
 const isBatchUpload = (req: Request) =>
   req.method === 'POST' &&
   (req.path === '/property/skiptrace/batches' || req.path === '/property/skiptrace/batches/preview');
+/** The requests that start work, checked against the account's monthly quotas. */
+const startsWork = (req: Request) =>
+  req.method === 'POST' && (req.path === '/property/skiptrace' || req.path === '/property/skiptrace/batches');
 
 /** Builds the public API app (does not listen). */
 export function createGatewayService(deps: GatewayDeps): express.Express {
@@ -35,6 +38,8 @@ export function createGatewayService(deps: GatewayDeps): express.Express {
     const limiter = createRateLimiter(deps.kv, { limit: deps.config.rateLimitPerMinute, windowMs: 60_000 });
     api.use(accountRateLimit(limiter, deps.config.rateLimitPerMinute));
   }
+  const quota = deps.quota;
+  if (quota) api.use((req, res, next) => (startsWork(req) ? quota(req, res, next) : next()));
   // Batch uploads stream their body into the store; every other JSON body is parsed here.
   const parseJson = jsonBody(deps.config.maxBodyBytes);
   api.use((req, res, next) => (isBatchUpload(req) ? next() : parseJson(req, res, next)));

@@ -42,4 +42,9 @@ export interface GatewayDeps {
   routers?: Record<string, Router>;
   /** The web console, served at /console (createConsoleRouter of @skiptrace/console). */
   console?: Router;
+  /**
+   * The monthly quotas' check (createQuotaGuard of @skiptrace/usage), run before a trace or
+   * a batch upload is accepted: 429 code 1301 once a quota is used up.
+   */
+  quota?: RequestHandler;
 }

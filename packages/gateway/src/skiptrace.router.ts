@@ -53,7 +53,7 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
     }
     // Refuse quickly while the broker is known to be down, before anything is stored.
     if (!bus.isReady()) throw unavailable('the broker');
-    const row = await insert({ accountId: accountOf(req), property });
+    const row = await insert({ accountId: accountOf(req), clientId: req.auth?.clientId, property });
     if (key && !(await propertyIdempotency.remember(db, accountOf(req), key, hash, row.id))) {
       // A concurrent request with the same key won; answer with its property instead.
       await eraseProperty(db, batchRows, accountOf(req), row.id);

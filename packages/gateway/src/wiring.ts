@@ -5,11 +5,12 @@ import {
   createMembers,
   createMembersRouter,
 } from '@skiptrace/accounts';
-import { createAuditLog, createAuditRouter, startAuditSweep } from '@skiptrace/audit';
+import { auditContext, createAuditLog, createAuditRouter, startAuditSweep } from '@skiptrace/audit';
 import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { createConsoleRouter, ensureConsoleBuilt } from '@skiptrace/console';
 import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
+import { createQuotaGuard, createUsage, createUsageRouter } from '@skiptrace/usage';
 import { createWebhooksRouter } from '@skiptrace/webhooks';
 import type { KeyValueStore } from '@skiptrace/kv';
 import type { MessageBus } from '@skiptrace/messaging';
@@ -64,12 +65,14 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
     clientId: CONSOLE_CLIENT_ID,
     sampleCsv: deps.consoleSampleCsv,
   });
+  const usage = createUsage(db);
   const audit = createAuditLog(db);
   // Hourly, unref'd: it never holds the process open.
   startAuditSweep(audit, config.audit.retentionDays, logger);
   return createGatewayService({
     db,
     bus,
+    quota: createQuotaGuard({ usage, bus, logger }).middleware,
     batchRows: createBatchRows({ db, bus, logger }),
     auth,
     kv,
@@ -94,6 +97,19 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
       }),
       '/members': createMembersRouter({ db, audit, requireScope: bearer.requireScope, issuer, logger }),
       '/audit': createAuditRouter({ audit, requireScope: bearer.requireScope }),
+      '/usage': createUsageRouter({
+        usage,
+        requireScope: bearer.requireScope,
+        logger,
+        rateLimitPerMinute: config.http.rateLimitPerMinute,
+        onQuotaChanged: ({ req, accountId, before, after }) =>
+          audit.record({
+            ...auditContext(req),
+            action: 'quota.changed',
+            target: { type: 'account', id: accountId },
+            details: { before, after },
+          }),
+      }),
     },
   });
 }

@@ -9,7 +9,16 @@ import {
 } from '@skiptrace/accounts';
 import { createAuditLog, createAuditRouter } from '@skiptrace/audit';
 import { createBatchesRouter, createBatchRows } from '@skiptrace/batches';
-import { API_ROUTES, batchesApi, clientsApi, skiptraceApi, webhooksApi, type RouteSpec } from '@skiptrace/contracts';
+import {
+  API_ROUTES,
+  batchesApi,
+  clientsApi,
+  skiptraceApi,
+  usageApi,
+  webhooksApi,
+  type RouteSpec,
+} from '@skiptrace/contracts';
+import { createUsage, createUsageRouter } from '@skiptrace/usage';
 import { createWebhooksRouter, webhookConfig } from '@skiptrace/webhooks';
 import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
@@ -57,6 +66,12 @@ async function composeApi(db: Database, accounts: Accounts): Promise<Express> {
         logger,
       }),
       '/audit': createAuditRouter({ audit: createAuditLog(db), requireScope: testAuth.requireScope }),
+      '/usage': createUsageRouter({
+        usage: createUsage(db),
+        requireScope: testAuth.requireScope,
+        logger,
+        rateLimitPerMinute: 0,
+      }),
     },
   });
 }
@@ -350,6 +365,12 @@ describe('answers match the documented shapes', () => {
       await api('post', `/webhooks/endpoints/${id}/recover?since=${encodeURIComponent(since)}`),
     );
     expectDocumented(webhooksApi.deleteWebhookEndpoint, await api('delete', `/webhooks/endpoints/${id}`));
+  });
+
+  it('usage: read, quotas, set quotas', async () => {
+    expectDocumented(usageApi.getUsage, await api('get', '/usage?group_by=client'));
+    expectDocumented(usageApi.getQuotas, await api('get', '/usage/quotas'));
+    expectDocumented(usageApi.updateQuotas, await api('patch', '/usage/quotas').send({ monthly_hits: 10 }));
   });
 
   it('API clients: list, create, rotate, revoke', async () => {

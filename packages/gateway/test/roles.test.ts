@@ -11,6 +11,7 @@ import { createMemoryKeyValue } from '@skiptrace/kv';
 import { createBus } from '@skiptrace/messaging';
 import { createHealth, silentLogger } from '@skiptrace/runtime';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
+import { createUsage, createUsageRouter } from '@skiptrace/usage';
 import { createWebhooksRouter, webhookConfig } from '@skiptrace/webhooks';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -59,6 +60,12 @@ beforeAll(async () => {
         logger,
       }),
       '/audit': createAuditRouter({ audit, requireScope: testAuth.requireScope }),
+      '/usage': createUsageRouter({
+        usage: createUsage(db),
+        requireScope: testAuth.requireScope,
+        logger,
+        rateLimitPerMinute: 0,
+      }),
     },
   });
 });

@@ -20,6 +20,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** When refused: ms until the window resets (for Retry-After); 0 when allowed. */
   retryAfterMs: number;
+  /** ms until the window resets, allowed or not (RateLimit-Reset). */
+  resetMs: number;
 }
 
 export interface RateLimiter {
@@ -39,7 +41,8 @@ export function createRateLimiter(kv: KeyValueStore, options: RateLimiterOptions
 
   const decide = (count: number, resetMs: number): RateLimitDecision => {
     const allowed = count <= limit;
-    return { allowed, remaining: Math.max(0, limit - count), retryAfterMs: allowed ? 0 : Math.max(resetMs, 0) };
+    const reset = Math.max(resetMs, 0);
+    return { allowed, remaining: Math.max(0, limit - count), retryAfterMs: allowed ? 0 : reset, resetMs: reset };
   };
 
   async function flush(key: string): Promise<void> {

@@ -12,15 +12,17 @@ function setUp(limit = 3, windowMs = 60_000) {
 describe('createRateLimiter (fixed window)', () => {
   it('allows limit calls per window, then refuses until the window resets', async () => {
     const { clock, limiter } = setUp(3, 60_000);
-    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 2, retryAfterMs: 0 });
-    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 1, retryAfterMs: 0 });
+    const ok = (remaining: number, resetMs: number) => ({ allowed: true, remaining, retryAfterMs: 0, resetMs });
+    const refused = (ms: number) => ({ allowed: false, remaining: 0, retryAfterMs: ms, resetMs: ms });
+    await expect(limiter.consume('ip:1')).resolves.toEqual(ok(2, 60_000));
+    await expect(limiter.consume('ip:1')).resolves.toEqual(ok(1, 60_000));
     clock.advance(10_000);
-    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 0, retryAfterMs: 0 });
-    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: false, remaining: 0, retryAfterMs: 50_000 });
+    await expect(limiter.consume('ip:1')).resolves.toEqual(ok(0, 50_000));
+    await expect(limiter.consume('ip:1')).resolves.toEqual(refused(50_000));
     clock.advance(49_999);
-    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: false, remaining: 0, retryAfterMs: 1 });
+    await expect(limiter.consume('ip:1')).resolves.toEqual(refused(1));
     clock.advance(1);
-    await expect(limiter.consume('ip:1')).resolves.toEqual({ allowed: true, remaining: 2, retryAfterMs: 0 });
+    await expect(limiter.consume('ip:1')).resolves.toEqual(ok(2, 60_000));
   });
 
   it('counts calls made together with one store hit, each with its own place in the window', async () => {

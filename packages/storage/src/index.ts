@@ -8,6 +8,7 @@ import { createPgliteDatabase } from './database-pglite.ts';
 import { createPostgresDatabase } from './database-postgres.ts';
 import type { StorageLogger } from './database-postgres.ts';
 import type { Database } from './database.port.ts';
+import { lockStore, type StoreLock } from './store-lock.ts';
 
 export { DatabaseUnavailableError } from './database.port.ts';
 export type { Database, QueryResult, Sql } from './database.port.ts';
@@ -18,6 +19,15 @@ export type { PgliteDatabaseOptions } from './database-pglite.ts';
 export { encodeCopyValue } from './copy-text.ts';
 export { DEFAULT_MIGRATIONS_DIR } from './migrations.ts';
 export { analyzeAfterLoad } from './statistics.ts';
+export {
+  adminEndpointPath,
+  lockStore,
+  StoreLockedError,
+  storeLockHolder,
+  storeLockPath,
+  type StoreLock,
+  type StoreLockHolder,
+} from './store-lock.ts';
 
 export interface DatabaseConfig {
   /** postgres:// URL; when set, PostgreSQL is used. */
@@ -48,18 +58,45 @@ export const dataDirFrom = (env: StoreEnv): string => env.SKIPTRACE_DATA_DIR || 
 
 /**
  * The store the environment names, migrated: PostgreSQL when DATABASE_URL is set (a pool of
- * `max` connections), else PGlite in <SKIPTRACE_DATA_DIR>/pglite (created if missing). Every
- * process (services, the one-process system, the CLI, admin tools) opens it here.
+ * `max` connections), else PGlite in <SKIPTRACE_DATA_DIR>/pglite (created if missing), locked
+ * for this process until close() (store-lock.ts: a second process gets StoreLockedError
+ * instead of a second writer). Every process (services, the one-process system, the CLI,
+ * admin tools) opens it here.
  */
 export async function openStore(
   env: StoreEnv,
   options: { max?: number; logger?: StorageLogger } = {},
 ): Promise<Database> {
   const databaseUrl = env.DATABASE_URL || undefined;
-  const dataDir = join(dataDirFrom(env), 'pglite');
-  // PGlite creates only the last level of its directory; a fresh data dir has none.
-  if (!databaseUrl) await mkdir(dataDir, { recursive: true });
-  const db = createDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : dataDir, ...options });
+  const root = dataDirFrom(env);
+  const dataDir = join(root, 'pglite');
+  let lock: StoreLock | undefined;
+  if (!databaseUrl) {
+    // PGlite creates only the last level of its directory; a fresh data dir has none.
+    await mkdir(dataDir, { recursive: true });
+    lock = await lockStore(root);
+  }
+  let db: Database;
+  try {
+    db = createDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : dataDir, ...options });
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
+  if (lock) {
+    const close = db.close.bind(db);
+    const held = lock;
+    db = {
+      ...db,
+      async close() {
+        try {
+          await close();
+        } finally {
+          await held.release();
+        }
+      },
+    };
+  }
   try {
     await db.migrate();
   } catch (err) {

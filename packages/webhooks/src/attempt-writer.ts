@@ -1,4 +1,5 @@
 import type { Sql } from '@skiptrace/storage';
+import { usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import type { AttemptOutcome } from './message.repository.ts';
 
 /**
@@ -40,6 +41,16 @@ export function createAttemptWriter(sql: Sql): AttemptWriter {
     });
 }
 
+/**
+ * Each accepted attempt (2xx) is one webhook delivery of the message's account: counted by
+ * the statement that records the attempt, once per attempt row.
+ */
+const COUNT_DELIVERIES = usageUpsertSql(
+  `SELECT m.account_id, '', ${UTC_DAY_SQL}, 0, 0, 0, 0, 0, count(*)
+     FROM input i JOIN webhook_messages m ON m.id = i.message_id
+    WHERE i.status = 'delivered' GROUP BY 1`,
+);
+
 /** Appends the attempts and moves their messages on, releasing the leases, in one statement. */
 async function writeBatch(sql: Sql, outcomes: AttemptOutcome[]): Promise<void> {
   const col = <T>(pick: (o: AttemptOutcome) => T) => outcomes.map(pick);
@@ -51,6 +62,8 @@ async function writeBatch(sql: Sql, outcomes: AttemptOutcome[]): Promise<void> {
      ), attempt AS (
        INSERT INTO webhook_attempts (message_id, attempted_at, status_code, duration_ms, response_body, error, trigger)
        SELECT message_id, attempted_at, status_code, duration_ms, response_body, error, trigger FROM input
+     ), counted AS (
+       ${COUNT_DELIVERIES}
      )
      UPDATE webhook_messages m SET status = i.status, next_attempt_at = i.next_attempt_at, lease_until = NULL,
        manual = false, attempt_count = m.attempt_count + 1, updated_at = now()

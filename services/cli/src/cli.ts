@@ -7,6 +7,7 @@ import { AccountError } from '@skiptrace/accounts';
 import { ApiRequestError } from '@skiptrace/client';
 import { ConfigError } from '@skiptrace/runtime';
 import { helpText, parseCommandArgs, usageLine, UsageError, type Command } from './command.ts';
+import { AdminApiError, StoreBusyError } from './store.ts';
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -61,7 +62,7 @@ export async function runCli(argv: string[], commands: Command[], io: CliIo): Pr
       io.stderr.write(`skiptrace ${command.name}: ${err.message}\nusage: ${usageLine(command)}   (--help for more)\n`);
       return 2;
     }
-    if (err instanceof AccountError) {
+    if (err instanceof AccountError || err instanceof StoreBusyError || err instanceof AdminApiError) {
       io.stderr.write(`skiptrace ${command.name}: ${err.message}\n`);
       return 1;
     }

@@ -17,6 +17,7 @@ import {
 } from '@skiptrace/runtime';
 import { wireWorker } from '@skiptrace/worker';
 import express from 'express';
+import { createAdminRouter } from './admin.router.ts';
 import { createBatchWorkerProcess, type BatchWorkerProcess } from './batch-worker.ts';
 import { standaloneConfigFrom, standaloneEnv, type StandaloneConfig } from './config.ts';
 import { loadDemoData } from './demo.ts';
@@ -78,9 +79,14 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
     config.gateway,
   );
 
+  // On the embedded store this process is the only writer (openStore locked it): the CLI
+  // makes its changes through this admin API instead (admin.router.ts, <data dir>/admin.json).
+  const admin = db.kind === 'pglite' ? createAdminRouter({ db }) : undefined;
+
   const app = express();
   app.disable('x-powered-by');
   app.use(observeHttp());
+  if (admin) app.use('/admin/v1', admin.router);
   app.use(gateway);
   app.use(auth.app);
   finishApp(app, gateway, auth.app);
@@ -106,6 +112,10 @@ export async function createSystem(envInput: NodeJS.ProcessEnv = process.env, lo
         await dispatcher.stop();
       });
       const port = await listen(app, env.PORT, { shutdown, health, logger: log });
+      if (admin) {
+        const unpublish = await admin.publish(env.SKIPTRACE_DATA_DIR, `http://127.0.0.1:${port}/admin/v1`);
+        shutdown.add('admin endpoint', unpublish);
+      }
       return `http://localhost:${port}`;
     },
     stop: (reason = 'stop') => shutdown.run(reason),

@@ -4,6 +4,7 @@ import { clientRoutes } from './clients.routes.ts';
 import { memberRoutes } from './members.routes.ts';
 import type { RouteSpec } from './route.ts';
 import { skiptraceRoutes } from './skiptrace.routes.ts';
+import { usageRoutes } from './usage.routes.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 
 export * from './route.ts';
@@ -13,6 +14,7 @@ export * as batchesApi from './batches.routes.ts';
 export * as webhooksApi from './webhooks.routes.ts';
 export * as clientsApi from './clients.routes.ts';
 export * as membersApi from './members.routes.ts';
+export * as usageApi from './usage.routes.ts';
 export * as auditApi from './audit.routes.ts';
 
 /** Groups of the reference, in order. */
@@ -25,6 +27,7 @@ export const API_TAGS = [
   { name: 'Webhooks', description: 'Signed event deliveries (Standard Webhooks), their log, replay and recovery.' },
   { name: 'API clients', description: "The account's OAuth clients for server-to-server access." },
   { name: 'Members', description: "The account's users, their roles, invitations and password resets." },
+  { name: 'Usage', description: 'What the account used, per day or API client; monthly quotas.' },
   { name: 'Audit log', description: 'Who did what to the account, when and from where.' },
 ];
 
@@ -35,5 +38,6 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...webhookRoutes,
   ...clientRoutes,
   ...memberRoutes,
+  ...usageRoutes,
   ...auditRoutes,
 ];

@@ -1,5 +1,5 @@
-import { withAuthDatabase } from '@skiptrace/accounts';
 import { optionalString, requireString, type Command } from '../command.ts';
+import { callSystem, withAccounts } from '../store.ts';
 
 const list = (value: string | undefined) => value?.split(/[,\s]+/).filter(Boolean);
 
@@ -19,7 +19,7 @@ export const clientsCreate: Command = {
     scopes: { type: 'string', value: '"read write"', description: 'default read' },
     public: { type: 'boolean', description: 'no secret; authorization_code with PKCE' },
   },
-  async run({ values }) {
+  async run({ values, env }) {
     const input = {
       name: requireString(values, 'name'),
       accountId: optionalString(values, 'account'),
@@ -28,9 +28,16 @@ export const clientsCreate: Command = {
       scopes: optionalString(values, 'scopes'),
       public: values.public === true,
     };
-    const { client, clientSecret } = await withAuthDatabase((accounts) => accounts.createClient(input));
-    const { secretHash: _hash, metadata: _metadata, ...shown } = client;
-    process.stdout.write(`${JSON.stringify({ client: shown, clientSecret }, null, 2)}\n`);
+    const created = await withAccounts(
+      env,
+      async (accounts) => {
+        const { client, clientSecret } = await accounts.createClient(input);
+        const { secretHash: _hash, metadata: _metadata, ...shown } = client;
+        return { client: shown, clientSecret };
+      },
+      (system) => callSystem<{ client: unknown; clientSecret?: string }>(system, 'POST', '/clients', input),
+    );
+    process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
     return 0;
   },
 };

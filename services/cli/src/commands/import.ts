@@ -9,15 +9,38 @@ import { finished } from 'node:stream/promises';
 import type { ImportContactsOptions, ImportCounts } from '@skiptrace/contacts';
 import { ImportFormatError, importContacts, importProperties } from '@skiptrace/contacts';
 import { ApiError } from '@skiptrace/runtime';
-import { openStore, type Database } from '@skiptrace/storage';
+import type { Database } from '@skiptrace/storage';
 import { optionalString, UsageError, type Command } from '../command.ts';
+import { AdminApiError, importThroughSystem, openDirect, storeAccess } from '../store.ts';
 
 /**
  * The store the services use (openStore: DATABASE_URL, else PGlite under
- * SKIPTRACE_DATA_DIR/pglite, the directory `pnpm start` uses; do not import while it runs:
- * PGlite is single-process), migrated.
+ * SKIPTRACE_DATA_DIR/pglite), migrated; refused while another process holds the embedded
+ * store (the commands check storeAccess first and go through that process instead).
  */
-export const openDatabase = (env: NodeJS.ProcessEnv = process.env): Promise<Database> => openStore(env);
+export const openDatabase = (env: NodeJS.ProcessEnv = process.env): Promise<Database> => openDirect(env);
+
+/**
+ * Runs an import through the running one-process system when it holds the embedded store
+ * (store.ts); undefined when the command should open the store itself. A file the system
+ * refuses is a UsageError, as it is locally.
+ */
+export async function importViaRunningSystem(
+  env: NodeJS.ProcessEnv,
+  what: 'contacts' | 'properties' | 'suppression',
+  input: NodeJS.ReadableStream & AsyncIterable<Buffer>,
+  options: Record<string, unknown>,
+  hooks: { rejects?: NodeJS.WritableStream; onProgress?: (counts: ImportCounts) => void },
+): Promise<ImportCounts | undefined> {
+  const access = await storeAccess(env);
+  if (access.kind !== 'running') return undefined;
+  try {
+    return await importThroughSystem(access.system, what, input, options, hooks);
+  } catch (error) {
+    if (error instanceof AdminApiError && error.status === 400) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 /** Interval between progress lines when stderr is not a terminal (ms). */
 const LOG_INTERVAL_MS = 2000;
@@ -100,6 +123,7 @@ function fileImportCommand(
   name: string,
   summary: string,
   what: string,
+  kind: 'contacts' | 'properties',
   importer: Importer,
   notes: string[] = [],
 ): Command {
@@ -120,9 +144,9 @@ function fileImportCommand(
     },
     notes: [
       ...notes,
-      'Uses DATABASE_URL, else PGlite under SKIPTRACE_DATA_DIR (stop ./run start first: PGlite is one process).',
+      'Uses DATABASE_URL, else PGlite under SKIPTRACE_DATA_DIR; while ./run start runs on it, the import goes through that process.',
     ],
-    async run({ values, positionals }) {
+    async run({ values, positionals, env }) {
       const [file] = positionals;
       if (file === undefined) throw new UsageError('FILE is required');
       const format = formatOf(file, optionalString(values, 'format'));
@@ -135,17 +159,19 @@ function fileImportCommand(
       const rejects = rejectsFile !== undefined ? (await open(rejectsFile, 'w')).createWriteStream() : undefined;
       const rejectsDone = rejects ? finished(rejects) : undefined;
       rejectsDone?.catch(() => undefined); // awaited in finally; a write error surfaces there
-      const db = await openDatabase();
       const progress = progressReporter(size, () => input.bytesRead);
+      const options = {
+        format,
+        map,
+        source: optionalString(values, 'source') ?? file,
+        charset: optionalString(values, 'charset'),
+      };
+      let db: Database | undefined;
       try {
-        const counts = await importer(db, input, {
-          format,
-          map,
-          rejects,
-          source: optionalString(values, 'source') ?? file,
-          charset: optionalString(values, 'charset'),
-          onProgress: (c) => progress.update(c),
-        });
+        const onProgress = (c: ImportCounts) => progress.update(c);
+        const counts =
+          (await importViaRunningSystem(env, kind, input, options, { rejects, onProgress })) ??
+          (await importer((db = await openDatabase(env)), input, { ...options, rejects, onProgress }));
         process.stdout.write(`${progress.done(counts)}\n`);
         if (counts.rejected > 0 && rejects) process.stderr.write(`rejected rows: ${rejectsFile}\n`);
         return 0;
@@ -157,7 +183,7 @@ function fileImportCommand(
         input.destroy();
         rejects?.end();
         await rejectsDone;
-        await db.close();
+        await db?.close();
       }
     },
   };
@@ -166,6 +192,7 @@ function fileImportCommand(
 export const importCommand = fileImportCommand(
   'import',
   'Import a contact file (CSV or NDJSON; people with person_id and address history) into the contact store',
+  'contacts',
   'contacts',
   importContacts,
   [
@@ -177,6 +204,7 @@ export const importPropertiesCommand = fileImportCommand(
   'import-properties',
   'Import property records (a county roll or a list export, CSV or NDJSON): owners of record and mailing addresses',
   'records',
+  'properties',
   importProperties,
   ['A newer record of the same parcel (same situs address and unit) replaces the older one.'],
 );

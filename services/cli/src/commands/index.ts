@@ -5,6 +5,7 @@ import { clientsCreate } from './clients.ts';
 import { demoDataCommand } from './demo-data.ts';
 import { importSuppressionCommand } from './import-suppression.ts';
 import { importCommand, importPropertiesCommand } from './import.ts';
+import { quotasSet, quotasShow } from './quotas.ts';
 import { usersCreate } from './users.ts';
 
 /** Every command the CLI knows; each lives in its own file in this folder. */
@@ -16,5 +17,7 @@ export const commands: Command[] = [
   importPropertiesCommand,
   importSuppressionCommand,
   demoDataCommand,
+  quotasShow,
+  quotasSet,
   ...batchCommands,
 ];

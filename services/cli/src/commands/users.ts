@@ -1,6 +1,7 @@
-import { withAuthDatabase } from '@skiptrace/accounts';
+import type { User } from '@skiptrace/accounts';
 import { optionalString, requireString, type Command } from '../command.ts';
 import { requireSecret } from '../secrets.ts';
+import { callSystem, withAccounts } from '../store.ts';
 
 export const usersCreate: Command = {
   name: 'users create',
@@ -27,7 +28,12 @@ export const usersCreate: Command = {
       env,
     });
     const accountId = optionalString(values, 'account');
-    const user = await withAuthDatabase((accounts) => accounts.createUser({ email, password, accountId }));
+    const input = { email, password, accountId };
+    const user = await withAccounts(
+      env,
+      (accounts) => accounts.createUser(input),
+      async (system) => (await callSystem<{ user: User }>(system, 'POST', '/users', input)).user,
+    );
     process.stdout.write(`${JSON.stringify({ user }, null, 2)}\n`);
     return 0;
   },
