@@ -5,14 +5,19 @@
  * (never held in memory) and read from there with exceljs's streaming reader, a row at a
  * time. Bounded like every upload: the file and what its central directory says it unpacks
  * to within BATCH_MAX_INFLATED_BYTES and BATCH_MAX_INFLATION_RATIO (a ZIP bomb is refused
- * with 413 before anything is unpacked), the rows, the row length and the columns as for CSV.
+ * with 413 before anything is unpacked), every entry then unpacked once and checked against its
+ * declared size and CRC-32 (a damaged or crafted file is 400 before the reader sees it), the
+ * reader stopped when it makes no progress for 30 s, and the rows, the row length and the
+ * columns as for CSV.
  */
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { crc32, createInflateRaw } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { ApiError } from '@skiptrace/runtime';
 import type { ReadOptions, RecordSource, SourceInfo, SourceItem, SourceLimits } from './source-types.ts';
@@ -24,10 +29,87 @@ const notAWorkbook = (why: string) =>
   new ApiError('validation_failed', `the file is not an XLSX workbook (${why}); nothing was stored`);
 const tooLarge = (what: string) => new ApiError('payload_too_large', `${what}; nothing was stored`);
 
-interface ZipTotals {
-  entries: number;
+interface ZipEntry {
+  method: number;
+  crc: number;
   packed: number;
   unpacked: number;
+  /** Offset of its local header. */
+  offset: number;
+}
+
+interface ZipTotals {
+  entries: ZipEntry[];
+  packed: number;
+  unpacked: number;
+}
+
+/**
+ * Reads every entry as its central directory declares it, unpacking it once (bounded by the
+ * sizes already judged): an entry that unpacks to more than it declares, does not unpack, or
+ * whose CRC-32 differs is refused before exceljs sees the file — a damaged or crafted ZIP
+ * must not reach a reader that may wait on it for ever.
+ */
+async function verifyZip(path: string, size: number, entries: readonly ZipEntry[]): Promise<void> {
+  const file = await open(path, 'r');
+  try {
+    for (const entry of entries) {
+      const head = Buffer.alloc(30);
+      await file.read(head, 0, 30, entry.offset);
+      if (head.readUInt32LE(0) !== 0x04034b50) throw notAWorkbook('a damaged ZIP entry');
+      const start = entry.offset + 30 + head.readUInt16LE(26) + head.readUInt16LE(28);
+      if (start + entry.packed > size) throw notAWorkbook('a damaged ZIP entry');
+      if (entry.packed === 0) {
+        if (entry.unpacked !== 0) throw notAWorkbook('a damaged ZIP entry');
+        continue;
+      }
+      if (entry.method !== 0 && entry.method !== 8) throw notAWorkbook(`a ZIP compression method ${entry.method}`);
+      const packed = createReadStream(path, { start, end: start + entry.packed - 1 });
+      const stream = entry.method === 8 ? packed.pipe(createInflateRaw()) : packed;
+      packed.on('error', (err) => stream.destroy(err));
+      let crc = 0;
+      let unpacked = 0;
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          unpacked += chunk.length;
+          if (unpacked > entry.unpacked) throw notAWorkbook('a ZIP entry that unpacks to more than it declares');
+          crc = crc32(chunk, crc);
+        }
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        throw notAWorkbook('a ZIP entry that does not unpack');
+      } finally {
+        packed.destroy();
+        stream.destroy();
+      }
+      if (unpacked !== entry.unpacked || crc >>> 0 !== entry.crc >>> 0) throw notAWorkbook('a damaged ZIP entry');
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** Longest wait for the reader's next row before the workbook is refused as unreadable, ms. */
+const STALL_MS = 30_000;
+
+/** The iterator's next item, or a 400 when the reader makes no progress for STALL_MS. */
+async function nextWithin<T>(iterator: AsyncIterator<T>): Promise<IteratorResult<T>> {
+  const stop = new AbortController();
+  try {
+    return await Promise.race([
+      iterator.next(),
+      sleep(STALL_MS, undefined, { signal: stop.signal }).then(() => {
+        throw notAWorkbook(`no progress reading it for ${STALL_MS / 1000} s`);
+      }),
+    ]);
+  } finally {
+    stop.abort();
+  }
+}
+
+async function* within<T>(iterable: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  for (let next = await nextWithin(iterator); !next.done; next = await nextWithin(iterator)) yield next.value;
 }
 
 /**
@@ -55,11 +137,19 @@ async function zipTotals(path: string, size: number): Promise<ZipTotals> {
     if (dirOffset + dirSize > size) throw notAWorkbook('a damaged ZIP directory');
     const dir = Buffer.alloc(dirSize);
     await file.read(dir, 0, dirSize, dirOffset);
-    const totals: ZipTotals = { entries, packed: 0, unpacked: 0 };
+    const totals: ZipTotals = { entries: [], packed: 0, unpacked: 0 };
     for (let at = 0, n = 0; n < entries; n++) {
       if (at + 46 > dirSize || dir.readUInt32LE(at) !== 0x02014b50) throw notAWorkbook('a damaged ZIP directory');
-      totals.packed += dir.readUInt32LE(at + 20);
-      totals.unpacked += dir.readUInt32LE(at + 24);
+      const entry: ZipEntry = {
+        method: dir.readUInt16LE(at + 10),
+        crc: dir.readUInt32LE(at + 16),
+        packed: dir.readUInt32LE(at + 20),
+        unpacked: dir.readUInt32LE(at + 24),
+        offset: dir.readUInt32LE(at + 42),
+      };
+      totals.entries.push(entry);
+      totals.packed += entry.packed;
+      totals.unpacked += entry.unpacked;
       at += 46 + dir.readUInt16LE(at + 28) + dir.readUInt16LE(at + 30) + dir.readUInt16LE(at + 32);
     }
     return totals;
@@ -126,6 +216,7 @@ export function xlsxSource(stream: Readable, limits: SourceLimits, options: Read
         throw tooLarge(
           `the workbook unpacks more than ${maxRatio}-fold (BATCH_MAX_INFLATION_RATIO): refused as a decompression bomb`,
         );
+      await verifyZip(path, size, totals.entries);
       const wanted = options.sheet?.trim();
       const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
         worksheets: 'emit',
@@ -137,7 +228,7 @@ export function xlsxSource(stream: Readable, limits: SourceLimits, options: Read
       let position = 0;
       let found = false;
       try {
-        for await (const sheet of reader) {
+        for await (const sheet of within(reader)) {
           position++;
           const name = (sheet as unknown as { name?: string }).name ?? `Sheet${position}`;
           info.sheets!.push(name);
@@ -145,14 +236,14 @@ export function xlsxSource(stream: Readable, limits: SourceLimits, options: Read
             wanted === undefined || wanted === '' ? position === 1 : wanted === name || wanted === String(position);
           if (!chosen) {
             // Read past it (the ZIP is read in order); its rows are not kept.
-            for await (const _ of sheet) void _;
+            for await (const _ of within(sheet)) void _;
             continue;
           }
           found = true;
           info.sheet = name;
           let header = true;
           let row = 0;
-          for await (const r of sheet) {
+          for await (const r of within(sheet)) {
             const cells = rowCells((r as { values: unknown }).values);
             if (cells.length === 0) continue;
             if (cells.reduce((n, c) => n + Buffer.byteLength(c), cells.length) > limits.maxRowBytes) {

@@ -256,4 +256,16 @@ describe('readers', () => {
     const ratio = { ...limits, maxInflationRatio: 2 };
     await expect(readAll(sourceFor('xlsx', Readable.from([bytes]), ratio))).rejects.toThrow(/decompression bomb/);
   });
+  it('refuses a damaged workbook with 400 before its reader sees it (a damaged ZIP once made the reader wait for ever)', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('S');
+    for (let i = 0; i < 200; i++) sheet.addRow([`${i} Main St`, 'Austin', 'TX', '78701']);
+    const good = Buffer.from(await book.xlsx.writeBuffer());
+    for (let k = 0; k < 30; k += 3) {
+      const bad = Buffer.from(good);
+      const at = Math.floor((bad.length * (k + 1)) / 32);
+      for (let j = 0; j < 40; j++) bad[at + j] = (bad[at + j]! * 7 + 13) & 0xff;
+      await expect(readAll(sourceFor('xlsx', Readable.from([bad]), limits))).rejects.toMatchObject({ status: 400 });
+    }
+  });
 });
