@@ -118,9 +118,18 @@ export function fileNameOf(header: string | undefined): string | undefined {
       name = undefined;
     }
   }
-  name ??= /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header)?.slice(1).find((v) => v !== undefined);
+  name ??= /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i
+    .exec(header)
+    ?.slice(1)
+    .find((v) => v !== undefined);
   // A path's last part, without control characters, as long as a name may be.
-  const base = name?.replace(/\\"/g, '"').split(/[/\\]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = name
+    ?.replace(/\\"/g, '"')
+    .split(/[/\\]/)
+    .pop()
+    // eslint-disable-next-line no-control-regex -- dropping control characters is the point
+    ?.replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return base ? base.slice(0, 200) : undefined;
 }
 

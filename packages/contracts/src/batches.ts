@@ -140,7 +140,9 @@ export const BatchRerun = z
       .boolean()
       .default(false)
       .describe('misses: also the rows whose trace failed (or that were cancelled before their trace)'),
-    name: BatchName.optional().describe('Name of the new batch; default: the batch\'s name + " (misses)" or " (fresh)"'),
+    name: BatchName.optional().describe(
+      'Name of the new batch; default: the batch\'s name + " (misses)" or " (fresh)"',
+    ),
     tags: BatchTags.optional().describe("Tags of the new batch; default: the batch's tags"),
   })
   .strict()

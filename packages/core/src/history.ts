@@ -9,13 +9,7 @@
  * of budget first, the cursor names the last row examined and the next page goes on from it.
  */
 import { HISTORY_SCAN_ROWS, historyRange, phoneFilterOf, type HistoryQuery } from '@skiptrace/contracts';
-import {
-  DIRECTIONAL_BY_FORM,
-  foldAscii,
-  standardizeAddress,
-  SUFFIX_BY_FORM,
-  UNIT_BY_FORM,
-} from '@skiptrace/matching';
+import { DIRECTIONAL_BY_FORM, foldAscii, standardizeAddress, SUFFIX_BY_FORM, UNIT_BY_FORM } from '@skiptrace/matching';
 import type { Sql } from '@skiptrace/storage';
 import type { BatchRows } from './batch-rows.port.ts';
 import { propertiesByIds, type PropertyColumns, type PropertyRow } from './property.repository.ts';
@@ -101,13 +95,7 @@ export async function searchProperties(
     where.push(`${results} @> ${param(JSON.stringify([{ phones: [{ number: e164 }] }]))}::jsonb`);
   }
   if (filters.name) {
-    const words = param(
-      foldAscii(filters.name)
-        .toLowerCase()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(likeWord),
-    );
+    const words = param(foldAscii(filters.name).toLowerCase().split(/\s+/).filter(Boolean).map(likeWord));
     where.push(`(lower(concat_ws(' ', s.first_name, s.last_name)) LIKE ALL (${words}::text[])
       OR EXISTS (SELECT 1 FROM jsonb_array_elements(${results}) e
                   WHERE lower(concat_ws(' ', e->>'first_name', e->>'middle_name', e->>'last_name')) LIKE ALL (${words}::text[])))`);

@@ -103,7 +103,9 @@ export const submitBatch = defineRoute({
   scope: 'write',
   query: z.object({
     ...ReadQuery,
-    name: BatchName.optional().describe("The list's name; default: the Content-Disposition filename, else \"Batch <id>\""),
+    name: BatchName.optional().describe(
+      'The list\'s name; default: the Content-Disposition filename, else "Batch <id>"',
+    ),
     tags: BatchTagsQuery.optional(),
     fresh: z
       .enum(['true', 'false'])
@@ -201,7 +203,7 @@ export const updateBatch = defineRoute({
   method: 'patch',
   path: `${BASE}/{id}`,
   operationId: 'updateBatch',
-  summary: "Rename a batch or change its tags",
+  summary: 'Rename a batch or change its tags',
   tag: 'Batches',
   scope: 'write',
   params: batchId,
@@ -219,7 +221,7 @@ export const rerunBatch = defineRoute({
     'Copies the rows of a finished batch that found nobody (`rows: misses`; with `include_failed` also the ' +
     'failed and cancelled ones), or every accepted row (`rows: all`), into a new batch with `fresh: true`: ' +
     'every row is traced again, none is answered from the 24 h reuse cache. Rows keep their input columns; ' +
-    'their row numbers are the new batch\'s (1…n, in the order of the original rows).',
+    "their row numbers are the new batch's (1…n, in the order of the original rows).",
   tag: 'Batches',
   scope: 'write',
   params: batchId,
@@ -228,7 +230,7 @@ export const rerunBatch = defineRoute({
     202: {
       description: 'The new batch; the Location header and status_url name its status document',
       schema: BatchAccepted,
-      headers: z.object({ Location: z.string().describe('Path of the new batch\'s status') }),
+      headers: z.object({ Location: z.string().describe("Path of the new batch's status") }),
     },
   },
   errors: ['invalid_parameter', 'validation_failed', 'invalid_json', 'not_found', 'conflict'],
