@@ -84,7 +84,8 @@ export function App() {
           </button>
         </div>
         <div id="console-menu" className="sidebar-menu">
-          <nav aria-label="Console">
+          {/* Choosing a page closes the menu, also the page already shown. */}
+          <nav aria-label="Console" onClick={() => setMenuOpen(false)}>
             <ul>
               {NAV.filter((r) => !r.admin || isAdmin).map((r) => (
                 <li key={r.path}>
