@@ -118,6 +118,7 @@ describe('the SkipTrace catalogue at the bus port', () => {
       ['event.plant.added', 'webhooks.events', true],
       ['event.skiptrace.completed', 'webhooks.events', true],
       ['event.batch.completed', 'webhooks.events', false],
+      ['event.quota.warning', 'webhooks.events', false],
     ]);
   });
 });
