@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { phonesIn } from '@skiptrace/usage';
-import { LOAD_PENDING, STORE_OUTCOMES } from '../src/chunk.handler.ts';
+import { LOAD_PENDING, mobileIn, STORE_OUTCOMES } from '../src/chunk.handler.ts';
 import { BATCH_INPUT_COLUMNS } from '@skiptrace/core';
 
 const { values } = parseArgs({
@@ -190,6 +190,7 @@ try {
       n.map(() => null),
       n.map(() => null),
       res.map((r) => phonesIn(r as { phones?: unknown[] }[])),
+      res.map((r) => mobileIn(r as { phones?: { type?: string }[] }[])),
     ];
     return {
       rows: rows.length,

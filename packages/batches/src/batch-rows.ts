@@ -30,6 +30,10 @@ export function createBatchRows(deps: { db: Database; bus: MessageBus; logger?: 
       return out;
     },
 
+    outcomeSql: (p) =>
+      `(SELECT r.status, r.results::jsonb AS results FROM batch_results r
+         WHERE r.batch_id = ${p}.batch_id::bigint AND r.row_number = ${p}.row_number)`,
+
     async erase(tx, row, remove) {
       const status = await lockBatch(tx, row.batchId);
       // Statements after the lock see what the previous holder (a chunk storing results) committed.

@@ -34,10 +34,16 @@ export interface BatchRow {
   completed_at: Date | null;
   updated_at: Date;
   error: string | null;
+  name: string | null;
+  tags: string[];
+  fresh: boolean;
+  rerun_of: string | null;
+  phones: number;
+  mobile: number;
 }
 
 /** The counters each chunk keeps in its batch_chunks row (migration 076). */
-const CHUNK_COUNTERS = ['processed', 'matched', 'no_match', 'failed', 'reused'] as const;
+const CHUNK_COUNTERS = ['processed', 'matched', 'no_match', 'failed', 'reused', 'phones', 'mobile'] as const;
 
 /**
  * A batch with its counters: `batches b` (what erasers, cancels and fails counted there)
@@ -51,7 +57,7 @@ export const BATCH_FROM = `batches b LEFT JOIN LATERAL (
 export const BATCH_COLUMNS = [
   ...['id', 'account_id', 'status', 'format', 'columns', 'total', 'rejected', 'erased'].map((c) => `b.${c}`),
   ...CHUNK_COUNTERS.map((c) => `b.${c} + coalesce(k.${c}, 0) AS ${c}`),
-  ...['created_at', 'started_at', 'completed_at', 'error'].map((c) => `b.${c}`),
+  ...['created_at', 'started_at', 'completed_at', 'error', 'name', 'tags', 'fresh', 'rerun_of'].map((c) => `b.${c}`),
   'greatest(b.updated_at, k.stored_at) AS updated_at',
 ].join(', ');
 
@@ -100,6 +106,21 @@ export async function listBatches(
     [accountId, beforeId, limit],
   );
   return rows;
+}
+
+/** Renames or retags a batch; the batch as read after, undefined when the account has none of this id. */
+export async function updateBatch(
+  db: Database,
+  accountId: string,
+  id: string,
+  update: { name?: string; tags?: string[] },
+): Promise<BatchRow | undefined> {
+  const { rowCount } = await db.query(
+    `UPDATE batches SET name = coalesce($3, name), tags = coalesce($4::text[], tags), updated_at = now()
+     WHERE id = $1 AND account_id = $2 AND status <> 'receiving'`,
+    [id, accountId, update.name ?? null, update.tags ?? null],
+  );
+  return rowCount === 0 ? undefined : findBatch(db, accountId, id);
 }
 
 /** Cancels an open batch: its rows not traced yet fail with `batch cancelled`, its chunks are done. */

@@ -4,7 +4,14 @@
  * The upload route reads the raw body itself (the gateway mounts this router before its
  * JSON parser for that path).
  */
-import { batchesApi, isOpenBatch, type ApiScope, type BatchAccepted, type BatchStatus } from '@skiptrace/contracts';
+import {
+  batchesApi,
+  isOpenBatch,
+  splitTags,
+  type ApiScope,
+  type BatchAccepted,
+  type BatchStatus,
+} from '@skiptrace/contracts';
 import { auditContext, createAuditLog } from '@skiptrace/audit';
 import { checkIdempotencyKey } from '@skiptrace/core';
 import type { MessageBus } from '@skiptrace/messaging';
@@ -21,7 +28,15 @@ import {
 } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { cancelBatch, countBatches, findBatch, listBatches, toSummary, type BatchRow } from './batch.repository.ts';
+import {
+  cancelBatch,
+  countBatches,
+  findBatch,
+  listBatches,
+  toSummary,
+  updateBatch,
+  type BatchRow,
+} from './batch.repository.ts';
 import ExcelJS from 'exceljs';
 import { parseColumnMap } from './columns.ts';
 import { BatchesConfig } from './config.ts';
@@ -32,6 +47,7 @@ import { columnMappings } from './mappings.ts';
 import { listRejects, rejectsCsv } from './rejects.ts';
 import { deleteBatchData } from './results.ts';
 import type { Format, ReadOptions, SourceInfo } from './sources.ts';
+import { batchName, rerunBatch } from './rerun.ts';
 import { previewUpload, submitBatch, type UploadReport } from './submit.ts';
 
 export interface BatchesRouterDeps {
@@ -90,6 +106,33 @@ function readReport(
   };
 }
 
+/** The file name of a Content-Disposition header (`filename*=UTF-8''…` or `filename="…"`), if any. */
+export function fileNameOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(header);
+  let name: string | undefined;
+  if (extended) {
+    try {
+      name = decodeURIComponent(extended[1]!.trim());
+    } catch {
+      name = undefined;
+    }
+  }
+  name ??= /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i
+    .exec(header)
+    ?.slice(1)
+    .find((v) => v !== undefined);
+  // A path's last part, without control characters, as long as a name may be.
+  const base = name
+    ?.replace(/\\"/g, '"')
+    .split(/[/\\]/)
+    .pop()
+    // eslint-disable-next-line no-control-regex -- dropping control characters is the point
+    ?.replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
+  return base ? base.slice(0, 200) : undefined;
+}
+
 /** Keyset cursors of this listing carry the kind `batch`. */
 const CURSOR = 'batch';
 
@@ -110,8 +153,19 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     const rate = seconds > 0 ? row.processed / seconds : 0;
     const remaining = Math.max(row.total - row.rejected - row.processed, 0);
     const active = isOpenBatch(row.status);
+    const duration = row.started_at
+      ? Math.round(((row.completed_at ?? new Date()).getTime() - row.started_at.getTime()) / 100) / 10
+      : null;
     return {
       ...toSummary(row),
+      name: batchName(row),
+      tags: row.tags,
+      fresh: row.fresh,
+      rerun_of: row.rerun_of === null ? null : String(row.rerun_of),
+      phones: row.phones,
+      mobile: row.mobile,
+      mobile_share: row.phones > 0 ? Math.round((row.mobile / row.phones) * 1000) / 1000 : null,
+      duration_seconds: duration,
       accepted: row.total - row.rejected,
       started_at: row.started_at?.toISOString() ?? null,
       updated_at: row.updated_at.toISOString(),
@@ -148,6 +202,11 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
       contentEncoding: req.get('content-encoding'),
       read: readOptions(req, query),
       saveMapping: query.save_mapping === 'true',
+      identity: {
+        name: query.name ?? fileNameOf(req.get('content-disposition')),
+        tags: query.tags === undefined ? undefined : splitTags(query.tags),
+        fresh: query.fresh === 'true' ? true : undefined,
+      },
     };
     accepted(res, await submitBatch({ db, bus, config, logger: req.log ?? deps.logger }, upload));
   });
@@ -193,6 +252,22 @@ export function createBatchesRouter(deps: BatchesRouterDeps): Router {
     const row = await findBatch(db, accountOf(req), params.id);
     if (!row) throw notFound('batch');
     res.json(status(row));
+  });
+
+  mountRoute(mount, batchesApi.updateBatch, async ({ params, body }, req, res) => {
+    const row = await updateBatch(db, accountOf(req), params.id, body);
+    if (!row) throw notFound('batch');
+    res.json(status(row));
+  });
+
+  mountRoute(mount, batchesApi.rerunBatch, async ({ params, body }, req, res) => {
+    const source = await findBatch(db, accountOf(req), params.id);
+    if (!source) throw notFound('batch');
+    const row = await rerunBatch(
+      { db, bus, config, logger: req.log ?? deps.logger },
+      { accountId: accountOf(req), clientId: req.auth?.clientId, source, request: body },
+    );
+    accepted(res, { row });
   });
 
   mountRoute(mount, batchesApi.exportBatch, async ({ params, query }, req, res) => {

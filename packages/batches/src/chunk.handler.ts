@@ -52,6 +52,7 @@ function reusable(row: PendingRow): KeyOutcome | undefined {
       ownerFacts: row.r_owner_facts,
       reused: true,
       phones: -1,
+      mobile: -1,
     };
   }
   if (row.q_status === null) return undefined;
@@ -63,6 +64,7 @@ function reusable(row: PendingRow): KeyOutcome | undefined {
     ownerFacts: row.q_owner_facts,
     reused: true,
     phones: -1,
+    mobile: -1,
   };
 }
 
@@ -129,7 +131,8 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // is not), each once; the chunk's counters grow by what was inserted, in the same statement,
 // and so does the usage of the batch's account and client (@skiptrace/usage): $12 the phones
 // of each row's result as Node counted them, -1 for a reused result passed through as text
-// (counted here from the stored JSON).
+// (counted here from the stored JSON); $13 the same for its mobile phones (the batch's phones found
+// and mobile share are the sums of its chunks' counters).
 export const STORE_OUTCOMES = `
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total,
@@ -145,14 +148,21 @@ WITH stored AS (
 ), phones AS (
   SELECT s.status, CASE WHEN k.phones >= 0 THEN k.phones
            ELSE (SELECT coalesce(sum(json_array_length(r.person -> 'phones')), 0)::int
-                   FROM json_array_elements(s.results::json) AS r(person)) END AS phones
-    FROM stored s JOIN unnest($5::int[], $12::int[]) AS k(row_number, phones) ON k.row_number = s.row_number
+                   FROM json_array_elements(s.results::json) AS r(person)) END AS phones,
+         CASE WHEN k.mobile >= 0 THEN k.mobile
+           ELSE (SELECT count(*)::int FROM json_array_elements(s.results::json) AS r(person),
+                        json_array_elements(r.person -> 'phones') AS ph(phone)
+                  WHERE ph.phone ->> 'type' = 'mobile') END AS mobile
+    FROM stored s JOIN unnest($5::int[], $12::int[], $13::int[]) AS k(row_number, phones, mobile)
+      ON k.row_number = s.row_number
 ), counts AS (
   SELECT count(*)::int AS n,
          count(*) FILTER (WHERE status = 'completed')::int AS matched,
          count(*) FILTER (WHERE status = 'no_match')::int AS no_match,
          count(*) FILTER (WHERE status = 'failed')::int AS failed,
-         count(*) FILTER (WHERE reused)::int AS reused
+         count(*) FILTER (WHERE reused)::int AS reused,
+         (SELECT coalesce(sum(phones), 0) FROM phones)::int AS phones,
+         (SELECT coalesce(sum(mobile), 0) FROM phones)::int AS mobile
     FROM stored
 ), counted AS (
   ${usageUpsertSql(`SELECT b.account_id, coalesce(b.client_id, ''), ${UTC_DAY_SQL}, 0, count(*),
@@ -162,7 +172,8 @@ WITH stored AS (
 )
 UPDATE batch_chunks k
    SET processed = k.processed + c.n, matched = k.matched + c.matched, no_match = k.no_match + c.no_match,
-       failed = k.failed + c.failed, reused = k.reused + c.reused, stored_at = now()
+       failed = k.failed + c.failed, reused = k.reused + c.reused, phones = k.phones + c.phones,
+       mobile = k.mobile + c.mobile, stored_at = now()
   FROM counts c
  WHERE k.batch_id = $1::bigint AND k.from_row = $3
 RETURNING c.matched, c.no_match, c.failed`;
@@ -180,6 +191,8 @@ interface Outcomes {
   ownerFacts: (string | null)[];
   /** Phones in the row's result; -1 when it is reused text (counted in SQL). */
   phones: number[];
+  /** Of them, mobile (type 'mobile'); -1 as phones. */
+  mobile: number[];
 }
 
 interface KeyOutcome {
@@ -193,6 +206,15 @@ interface KeyOutcome {
   reused: boolean;
   /** Phones in the results; -1 for a reused result (its text is not parsed here). */
   phones: number;
+  /** Of them, mobile; -1 as phones. */
+  mobile: number;
+}
+
+/** Mobile numbers among the results' phones. */
+export function mobileIn(results: readonly { phones?: readonly { type?: string }[] }[]): number {
+  let n = 0;
+  for (const person of results) for (const phone of person.phones ?? []) if (phone.type === 'mobile') n++;
+  return n;
 }
 
 export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
@@ -234,6 +256,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
             ownerFacts: ((facts) => (facts === null ? null : JSON.stringify(facts)))(ownerFactsOf(o)),
             reused: false,
             phones: phonesIn(o.results),
+            mobile: mobileIn(o.results),
           });
         });
       } catch (err) {
@@ -251,6 +274,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       peopleTotals: [],
       ownerFacts: [],
       phones: [],
+      mobile: [],
     };
     const seen = new Set<string>();
     rows.forEach((row, i) => {
@@ -265,6 +289,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         out.peopleTotals.push(null);
         out.ownerFacts.push(null);
         out.phones.push(0);
+        out.mobile.push(0);
         return;
       }
       // Later rows with the key of an earlier row in this chunk reuse its trace.
@@ -277,14 +302,15 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       out.peopleTotals.push(o.peopleTotal);
       out.ownerFacts.push(o.ownerFacts);
       out.phones.push(o.phones);
+      out.mobile.push(o.mobile);
     });
     return out;
   }
 
   return async function handleBatchChunk(delivery: BusDelivery<typeof CHUNK_QUEUE>): Promise<void> {
     const job = delivery.payload;
-    const { rows: batches } = await db.query<{ status: string; account_id: string; started: boolean }>(
-      `SELECT status, account_id, started_at IS NOT NULL AS started FROM batches WHERE id = $1`,
+    const { rows: batches } = await db.query<{ status: string; account_id: string; started: boolean; fresh: boolean }>(
+      `SELECT status, account_id, started_at IS NOT NULL AS started, fresh FROM batches WHERE id = $1`,
       [job.batchId],
     );
     const batch = batches[0];
@@ -304,7 +330,8 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       job.batchId,
       job.fromRow,
       job.toRow,
-      reuseTtlSeconds,
+      // A fresh batch (?fresh=true, a re-run) traces every row: no stored result is reused.
+      batch.fresh ? 0 : reuseTtlSeconds,
     ]);
     const outcomes = rows.length > 0 ? await outcomesOf(rows, delivery.attempt) : undefined;
     const { next, counts } = await db.transaction(async (tx) => {
@@ -331,6 +358,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         outcomes.peopleTotals,
         outcomes.ownerFacts,
         outcomes.phones,
+        outcomes.mobile,
       ]);
       return { next: claimed, counts: stored[0] };
     });

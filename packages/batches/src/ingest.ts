@@ -10,7 +10,7 @@ import { ADDRESS_FIELDS, Property } from '@skiptrace/contracts';
 import { analyzeBatchInputs, batchInputValues, copyBatchInputs } from '@skiptrace/core';
 import { detectNameOrder, parseOwnerNames, type NameOrder } from '@skiptrace/owners';
 import { ApiError, checkJsonText, eventLoopSlices, storableText, textProblem, type Logger } from '@skiptrace/runtime';
-import { analyzeAfterLoad, type Database } from '@skiptrace/storage';
+import { analyzeAfterLoad, type Database, type Sql } from '@skiptrace/storage';
 import {
   FIELDS,
   MAILING_FIELDS,
@@ -41,6 +41,8 @@ export interface IngestInput {
   map: ColumnMap;
   /** How to read it: declared charset (Content-Type, ?charset=), CSV delimiter, XLSX sheet. */
   read?: ReadOptions;
+  /** The list's name and tags, and whether every row is traced afresh (no reuse). */
+  identity?: BatchIdentity;
   /**
    * The account's saved mapping for a header set (mappings.ts), used when `map` is empty;
    * the header set's mapping is saved after a successful upload when `saveMapping` is set.
@@ -180,16 +182,34 @@ export function validateRow(
   return { reason: problems.join('; ') };
 }
 
+/** A batch's identity: its name and tags, whether it is traced afresh, and the batch it re-runs. */
+export interface BatchIdentity {
+  name?: string;
+  tags?: string[];
+  fresh?: boolean;
+  rerunOf?: string;
+}
+
 export async function createReceivingBatch(
-  db: Database,
+  db: Sql,
   accountId: string,
   format: Format,
   clientId?: string,
+  identity: BatchIdentity = {},
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO batches (account_id, format, upload_owner, upload_heartbeat_at, client_id)
-     VALUES ($1, $2, $3, now(), $4) RETURNING id`,
-    [accountId, format, UPLOAD_OWNER, clientId ?? null],
+    `INSERT INTO batches (account_id, format, upload_owner, upload_heartbeat_at, client_id, name, tags, fresh, rerun_of)
+     VALUES ($1, $2, $3, now(), $4, $5, $6::text[], $7, $8) RETURNING id`,
+    [
+      accountId,
+      format,
+      UPLOAD_OWNER,
+      clientId ?? null,
+      identity.name ?? null,
+      identity.tags ?? [],
+      identity.fresh ?? false,
+      identity.rerunOf ?? null,
+    ],
   );
   return rows[0]!.id;
 }
@@ -239,7 +259,7 @@ export async function ingest(input: IngestInput): Promise<IngestResult> {
     );
   }
   const first = { resolution: resolution!, columns: [...source.columns] };
-  const batchId = await createReceivingBatch(db, accountId, format, input.clientId);
+  const batchId = await createReceivingBatch(db, accountId, format, input.clientId, input.identity);
   // This process owns the upload while it lives (upload-lease.ts); the sweep ends it if not.
   const lease = holdUploadLease(db, batchId, config.uploadHeartbeatMs, (err) =>
     input.logger?.warn({ err, batchId }, 'upload heartbeat failed'),

@@ -14,7 +14,7 @@ import { batchIdempotency, findBatch, type BatchRow } from './batch.repository.t
 import { mappingWarnings, resolveColumns, type ColumnMap, type MappingWarning } from './columns.ts';
 import type { BatchesConfig } from './config.ts';
 import { completeIfDone, openStoredChunks, publishChunks, queueBatch, type ChunkRef } from './dispatch.ts';
-import { emptyUpload, ingest, mappingOf, type IngestResult } from './ingest.ts';
+import { emptyUpload, ingest, mappingOf, type BatchIdentity, type IngestResult } from './ingest.ts';
 import { columnMappings } from './mappings.ts';
 import { deleteBatchData } from './results.ts';
 import { sourceFor, type Format, type ReadOptions, type SourceInfo } from './sources.ts';
@@ -90,6 +90,8 @@ export interface Upload {
   read?: ReadOptions;
   /** Remember the mapping used for this header set (saved mappings, mappings.ts). */
   saveMapping?: boolean;
+  /** The list's name and tags; fresh: trace every row again (no reuse). */
+  identity?: BatchIdentity;
   /** A checked Idempotency-Key (checkIdempotencyKey of @skiptrace/core). */
   key?: string;
 }
@@ -104,6 +106,10 @@ export interface SubmitDeps {
   logger?: Logger;
 }
 
+/** The identity's part of an upload's request hash: nothing when there is none (hashes of uploads before it hold). */
+const identityText = (identity: BatchIdentity | undefined) =>
+  identity && Object.values(identity).some((v) => v !== undefined) ? `${JSON.stringify(identity)}\n` : '';
+
 /**
  * Stores the upload as a batch and queues its chunks; returns the batch (or, for a repeated
  * Idempotency-Key with the same body, the batch the key created). On a failure the rest of
@@ -113,7 +119,7 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<{ r
   const { db, bus, config, logger } = deps;
   const { accountId, key } = upload;
   const hasher = createHash('sha256').update(
-    `${upload.format}\n${JSON.stringify(upload.map)}\n${JSON.stringify(upload.read ?? {})}\n`,
+    `${upload.format}\n${JSON.stringify(upload.map)}\n${JSON.stringify(upload.read ?? {})}\n${identityText(upload.identity)}`,
   );
   const tap = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -156,6 +162,7 @@ export async function submitBatch(deps: SubmitDeps, upload: Upload): Promise<{ r
       body: decompressed(tap, upload.contentEncoding, config),
       map: upload.map,
       read: upload.read,
+      identity: upload.identity,
       savedMapping: async (columns) => (await columnMappings.find(db, accountId, columns))?.map,
       config,
       logger,

@@ -697,6 +697,162 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       ).toBe(403);
     });
 
+    it('names a batch (the file name by default), tags it, renames and retags it with PATCH', async () => {
+      const account = 'acct-names';
+      const byFile = await request(app)
+        .post(V1)
+        .set('Content-Type', 'text/csv')
+        .set('Content-Disposition', 'attachment; filename="C:\\lists\\propstream austin.csv"')
+        .set('X-Test-Account', account)
+        .send(sampleCsv(3));
+      expect(byFile.status).toBe(202);
+      const named = await request(app)
+        .post(`${V1}?name=${encodeURIComponent('  Austin absentee  ')}&tags=austin,%20absentee,austin`)
+        .set('Content-Type', 'text/csv')
+        .set('X-Test-Account', account)
+        .send(sampleCsv(2));
+      const unnamed = await upload(sampleCsv(1), 'text/csv', account);
+      await Promise.all([byFile, named, unnamed].map((r) => finished(r.body.id, account)));
+      expect((await status(byFile.body.id, account)).body).toMatchObject({
+        name: 'propstream austin.csv',
+        tags: [],
+        fresh: false,
+        rerun_of: null,
+      });
+      const doc = (await status(named.body.id, account)).body;
+      expect(doc).toMatchObject({ name: 'Austin absentee', tags: ['austin', 'absentee'] });
+      // Two phones a match, one of them mobile: counted as the results were stored.
+      expect(doc).toMatchObject({ matched: 2, phones: 4, mobile: 2, mobile_share: 0.5 });
+      expect(doc.duration_seconds).toEqual(expect.any(Number));
+      expect((await status(unnamed.body.id, account)).body.name).toBe(`Batch ${unnamed.body.id}`);
+
+      const patch = (id: string, body: unknown) =>
+        request(app)
+          .patch(`${V1}/${id}`)
+          .set('X-Test-Account', account)
+          .send(body as object);
+      const renamed = await patch(named.body.id, { name: 'Austin Q1', tags: ['q1'] });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ id: named.body.id, name: 'Austin Q1', tags: ['q1'], matched: 2 });
+      expect((await patch(named.body.id, { tags: [] })).body).toMatchObject({ name: 'Austin Q1', tags: [] });
+      const list = await request(app).get(V1).set('X-Test-Account', account);
+      expect(list.body.map((b: { name: string }) => b.name)).toEqual([
+        `Batch ${unnamed.body.id}`,
+        'Austin Q1',
+        'propstream austin.csv',
+      ]);
+
+      // Refused: an empty name, a tag with a comma, too many tags, an unknown field, nothing to change; another account's batch.
+      for (const body of [
+        { name: ' ' },
+        { tags: ['a,b'] },
+        { tags: Array.from({ length: 11 }, (_, i) => `t${i}`) },
+        { colour: 'red' },
+        {},
+      ]) {
+        const res = await patch(named.body.id, body);
+        expect(res.status).toBe(400);
+        expect(res.body.error).toBe(1000);
+      }
+      expect(
+        (await request(app).patch(`${V1}/${named.body.id}`).set('X-Test-Account', 'acct-other').send({ name: 'x' }))
+          .status,
+      ).toBe(404);
+      const badTags = await request(app)
+        .post(`${V1}?tags=${encodeURIComponent('x'.repeat(41))}`)
+        .set('Content-Type', 'text/csv')
+        .set('X-Test-Account', account)
+        .send(sampleCsv(1));
+      expect(badTags.status).toBe(400);
+      expect(badTags.body).toEqual({ error: 1002, message: expect.stringContaining('at most 40 characters') });
+    });
+
+    it('re-runs the misses of a batch as a fresh batch that traces them again, and a whole list fresh', async () => {
+      const account = 'acct-rerun';
+      const csv =
+        'Address,City,State,Zip\n1 Hit St,Austin,TX,78701\n2 NOMATCH Rd,Austin,TX,78701\n3 Hit St,Austin,TX,78701\n4 NOMATCH Ln,Austin,TX,78701\nbad,,TX,1\n';
+      const first = await request(app)
+        .post(`${V1}?name=list.csv&tags=q1`)
+        .set('Content-Type', 'text/csv')
+        .set('X-Test-Account', account)
+        .send(csv);
+      await finished(first.body.id, account);
+      expect((await status(first.body.id, account)).body).toMatchObject({ matched: 2, no_match: 2, rejected: 1 });
+
+      // The same list again within the TTL: every row answered from the cache.
+      const again = await upload(csv, 'text/csv', account);
+      await finished(again.body.id, account);
+      expect((await status(again.body.id, account)).body).toMatchObject({ processed: 4, reused: 4 });
+
+      const rerun = (id: string, body: unknown, acct = account) =>
+        request(app)
+          .post(`${V1}/${id}/rerun`)
+          .set('X-Test-Account', acct)
+          .send(body as object);
+      const before = engine.traced;
+      const misses = await rerun(first.body.id, {});
+      expect(misses.status).toBe(202);
+      expect(misses.headers.location).toBe(`${V1}/${misses.body.id}`);
+      expect(misses.body).toMatchObject({ accepted: 2, rejected: 0 });
+      await finished(misses.body.id, account);
+      const doc = (await status(misses.body.id, account)).body;
+      expect(doc).toMatchObject({
+        name: 'list.csv (misses)',
+        tags: ['q1'],
+        fresh: true,
+        rerun_of: first.body.id,
+        total: 2,
+        no_match: 2,
+        reused: 0,
+      });
+      // Traced again, not answered by the misses of minutes ago.
+      expect(engine.traced - before).toBe(2);
+      const rows = (
+        await request(app).get(`${V1}/${misses.body.id}/results?format=ndjson`).set('X-Test-Account', account)
+      ).text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(rows.map((r) => [r.row, r.property.street_address])).toEqual([
+        [1, '2 NOMATCH Rd'],
+        [2, '4 NOMATCH Ln'],
+      ]);
+
+      // Force fresh: every accepted row of the list, traced again; named as asked.
+      const fresh = await rerun(first.body.id, { rows: 'all', name: 'list fresh', tags: ['fresh'] });
+      expect(fresh.status).toBe(202);
+      await finished(fresh.body.id, account);
+      expect((await status(fresh.body.id, account)).body).toMatchObject({
+        name: 'list fresh',
+        tags: ['fresh'],
+        fresh: true,
+        total: 4,
+        matched: 2,
+        no_match: 2,
+        reused: 0,
+      });
+      expect(engine.traced - before).toBe(6);
+
+      // An upload with ?fresh=true reuses nothing either.
+      const freshUpload = await request(app)
+        .post(`${V1}?fresh=true`)
+        .set('Content-Type', 'text/csv')
+        .set('X-Test-Account', account)
+        .send(csv);
+      await finished(freshUpload.body.id, account);
+      expect((await status(freshUpload.body.id, account)).body).toMatchObject({ fresh: true, processed: 4, reused: 0 });
+      expect(engine.traced - before).toBe(10);
+
+      // A list without misses, a bad body, another account's batch.
+      const hits = await upload('Address,City,State,Zip\n9 Hit St,Austin,TX,78701\n', 'text/csv', account);
+      await finished(hits.body.id, account);
+      const none = await rerun(hits.body.id, {});
+      expect(none.status).toBe(409);
+      expect(none.body).toEqual({ error: 1202, message: expect.stringContaining('no missed rows') });
+      expect((await rerun(first.body.id, { rows: 'some' })).status).toBe(400);
+      expect((await rerun(first.body.id, {}, 'acct-other')).status).toBe(404);
+    });
+
     it('an engine error is retried, and on the last attempt the chunk is stored as failed, counted once', async () => {
       await worker.stop();
       const res = await upload(sampleCsv(9, 501), 'text/csv', 'acct-failing');

@@ -34,6 +34,11 @@ export function buildApp(db: Database, bus: MessageBus, config: Partial<BatchesC
   const app = express();
   const api = express.Router();
   api.use(testAuth.authenticate);
+  // As the gateway: uploads and previews stream their body, every other JSON body is parsed.
+  const json = express.json();
+  api.use((req, res, next) =>
+    req.method === 'POST' && /\/batches(\/preview)?$/.test(req.path) ? next() : json(req, res, next),
+  );
   api.use('/', createBatchesRouter({ db, bus, auth: testAuth, config }));
   api.use(routeNotFound());
   app.use('/api/v1', api);

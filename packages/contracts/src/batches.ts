@@ -73,8 +73,97 @@ export const BatchAccepted = z
   .meta({ id: 'BatchAccepted' });
 export type BatchAccepted = z.infer<typeof BatchAccepted>;
 
+/** Limits of a batch's name and tags. */
+export const BATCH_LIMITS = { name: 200, tag: 40, tags: 10 } as const;
+
+/** A batch's name: the uploaded file's name by default. */
+export const BatchName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(BATCH_LIMITS.name, `must be at most ${BATCH_LIMITS.name} characters`)
+  .describe("The list's name (default: the uploaded file's name)");
+
+/** One tag of a batch: no comma (the upload's ?tags= is comma-separated). */
+export const BatchTag = z
+  .string()
+  .trim()
+  .min(1, 'a tag must not be empty')
+  .max(BATCH_LIMITS.tag, `a tag must be at most ${BATCH_LIMITS.tag} characters`)
+  .regex(/^[^,]*$/, 'a tag must not contain a comma');
+
+export const BatchTags = z
+  .array(BatchTag)
+  .max(BATCH_LIMITS.tags, `at most ${BATCH_LIMITS.tags} tags`)
+  .transform((tags) => [...new Set(tags)])
+  .describe('Labels of the list (at most 10, 1–40 characters, no comma)');
+
+/** ?tags=a,b: the upload's tags as one comma-separated value, validated as BatchTags. */
+export const BatchTagsQuery = z
+  .string({ error: 'must be given once' })
+  .max(BATCH_LIMITS.tags * (BATCH_LIMITS.tag + 1), 'tags: too long')
+  .superRefine((text, ctx) => {
+    const parsed = BatchTags.safeParse(splitTags(text));
+    for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
+  })
+  .describe('Tags, comma-separated (at most 10, 1–40 characters each)');
+
+/** The tags of a comma-separated ?tags= value, trimmed, empty ones dropped, each once. */
+export function splitTags(text: string | undefined): string[] {
+  if (!text) return [];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** PATCH /property/skiptrace/batches/{id}: rename, retag. */
+export const BatchUpdate = z
+  .object({ name: BatchName.optional(), tags: BatchTags.optional() })
+  .strict()
+  .refine((u) => u.name !== undefined || u.tags !== undefined, 'give name, tags or both')
+  .meta({ id: 'BatchUpdate' });
+export type BatchUpdate = z.infer<typeof BatchUpdate>;
+
+/** POST /property/skiptrace/batches/{id}/rerun: a new batch of some of its rows, traced afresh. */
+export const BatchRerun = z
+  .object({
+    rows: z
+      .enum(['misses', 'all'])
+      .default('misses')
+      .describe('misses: the rows that found nobody (no_match); all: every accepted row (force fresh)'),
+    include_failed: z
+      .boolean()
+      .default(false)
+      .describe('misses: also the rows whose trace failed (or that were cancelled before their trace)'),
+    name: BatchName.optional().describe(
+      'Name of the new batch; default: the batch\'s name + " (misses)" or " (fresh)"',
+    ),
+    tags: BatchTags.optional().describe("Tags of the new batch; default: the batch's tags"),
+  })
+  .strict()
+  .meta({ id: 'BatchRerun' });
+export type BatchRerun = z.infer<typeof BatchRerun>;
+
 /** GET /property/skiptrace/batches/{id}: the summary plus progress, rate and ETA. */
 export const BatchStatus = BatchSummary.extend({
+  name: BatchName,
+  tags: z.array(z.string()).describe('Labels of the list'),
+  fresh: z
+    .boolean()
+    .describe('True: every row is traced again, no result of the last 24 h is reused (?fresh=true, a re-run)'),
+  rerun_of: z.string().nullable().describe('The batch this one re-runs (its misses, or all its rows fresh)'),
+  phones: z.number().int().describe('Phone numbers found, over all rows (counted as results are stored)'),
+  mobile: z.number().int().describe('Of them, mobile numbers'),
+  mobile_share: z.number().nullable().describe('mobile / phones (0–1, three decimals); null without phones'),
+  duration_seconds: z
+    .number()
+    .nullable()
+    .describe('From the first chunk queued to completion (or now while running); null before it started'),
   accepted: z
     .number()
     .int()

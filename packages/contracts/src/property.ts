@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeState } from '@skiptrace/matching';
+import { normalizePhone, normalizeState } from '@skiptrace/matching';
 import type { RequestField } from './property-fields.ts';
 
 /**
@@ -196,6 +196,11 @@ export const PropertyResponse = z
     ),
     created_at: z.string().describe('ISO 8601'),
     completed_at: z.string().optional().describe('ISO 8601'),
+    batch_id: z.string().optional().describe('Listings: the batch the row came in, when it is a batch row'),
+    standardized_address: z
+      .object({ street_address: z.string(), city: z.string(), state: z.string(), zip_code: z.string() })
+      .optional()
+      .describe('Listings: the address in USPS Publication 28 form, as matching reads it ("123 N MAIN ST")'),
   })
   .meta({ id: 'PropertyResponse' });
 export type PropertyResponse = z.infer<typeof PropertyResponse>;
@@ -209,3 +214,70 @@ export const ListQuery = z.object({
     .default(LIMITS.listDefault),
   cursor: z.string().max(200).optional(),
 });
+
+/** A phone filter as E.164: what normalizePhone reads, else 10 digits (+1) or 11 starting with 1. */
+export function phoneFilterOf(text: string): string | null {
+  const phone = normalizePhone(text);
+  if (phone) return phone;
+  const digits = text.replace(/\D/g, '');
+  if (/[^\d\s()+.-]/.test(text)) return null;
+  if (digits.length === 10) return `+1${digits}`;
+  if (digits.length === 11 && digits.startsWith('1')) return `+${digits}`;
+  return null;
+}
+
+/** A date filter: YYYY-MM-DD (UTC midnight) or an ISO 8601 date-time with an offset. */
+const DateFilter = z
+  .string({ error: 'must be given once' })
+  .max(40)
+  .refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    message: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with an offset',
+  });
+
+const filterText = (max: number) =>
+  z
+    .string({ error: 'must be given once' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+
+/**
+ * GET /property/skiptrace: the list's page and its filters. Each filter narrows the page;
+ * all given must hold. A search examines at most HISTORY_SCAN_ROWS rows a page (newest first,
+ * or a batch's rows last first): a page may then hold fewer than `limit` results, even none,
+ * and still carry X-Next-Cursor: follow it to search further.
+ */
+export const HistoryQuery = ListQuery.extend({
+  address: filterText(LIMITS.streetAddress).describe(
+    'Words of the address (street, city, state or ZIP), compared in USPS form: "12 north main street" finds "12 N Main St"',
+  ),
+  name: filterText(LIMITS.name).describe("Words of a name: the owner's name given, or a person found"),
+  phone: filterText(40)
+    .refine((v) => phoneFilterOf(v) !== null, { message: 'must be a US phone number (10 digits) or E.164' })
+    .describe('A phone number found (any format: (512) 555-0147, +15125550147)'),
+  batch: z
+    .string({ error: 'must be given once' })
+    .regex(/^[1-9]\d{0,18}$/, 'must be a batch id')
+    .describe('Only the rows of this batch'),
+  status: z.enum(TRACE_STATUSES, { error: `must be one of ${TRACE_STATUSES.join(', ')}` }),
+  from: DateFilter.describe('Created at or after (YYYY-MM-DD: that day 00:00 UTC)'),
+  to: DateFilter.describe('Created before (YYYY-MM-DD: the end of that day, UTC)'),
+})
+  .partial({ address: true, name: true, phone: true, batch: true, status: true, from: true, to: true })
+  .refine((q) => !q.from || !q.to || historyRange(q).from! < historyRange(q).to!, {
+    message: 'from must be before to',
+    path: ['from'],
+  });
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
+
+/** The date filters as instants: `to` as a day means the end of that day. */
+export function historyRange(q: { from?: string; to?: string }): { from?: Date; to?: Date } {
+  const day = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+  const out: { from?: Date; to?: Date } = {};
+  if (q.from) out.from = new Date(day(q.from) ? `${q.from}T00:00:00Z` : q.from);
+  if (q.to) out.to = new Date(day(q.to) ? Date.parse(`${q.to}T00:00:00Z`) + 86_400_000 : Date.parse(q.to));
+  return out;
+}
+
+/** Rows a History search examines per page at most (HistoryQuery). */
+export const HISTORY_SCAN_ROWS = 5000;

@@ -41,3 +41,25 @@ export function analyzeBatchInputs(db: Sql, rowsWritten: number): Promise<boolea
 export async function deleteBatchInputs(tx: Sql, batchId: string): Promise<void> {
   await tx.query(`DELETE FROM properties WHERE batch_id = $1::text`, [batchId]);
 }
+
+/**
+ * Copies rows of batch `fromBatchId` into batch `toBatchId` (a re-run), numbered 1… in their
+ * order there: every row, or those whose row numbers are given. Returns how many it copied.
+ */
+export async function copyBatchInputsOf(
+  tx: Sql,
+  fromBatchId: string,
+  toBatchId: string,
+  rowNumbers?: readonly number[],
+): Promise<number> {
+  const fields = REQUEST_FIELDS.join(', ');
+  const { rowCount } = await tx.query(
+    `INSERT INTO properties (account_id, ${fields}, batch_id, row_number, input)
+     SELECT account_id, ${fields}, $2::text, row_number() OVER (ORDER BY row_number)::int, input
+       FROM properties
+      WHERE batch_id = $1::text AND ($3::int[] IS NULL OR row_number = ANY($3::int[]))
+      ORDER BY row_number`,
+    [fromBatchId, toBatchId, rowNumbers ?? null],
+  );
+  return rowCount;
+}

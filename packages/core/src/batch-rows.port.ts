@@ -42,6 +42,12 @@ export interface BatchRows {
   /** The outcomes stored for these rows, in their order; undefined for a row not traced yet. */
   outcomes(sql: Sql, rows: readonly BatchRowRef[]): Promise<(BatchRowOutcome | undefined)[]>;
   /**
+   * A subquery for LATERAL: the stored outcome of the batch row aliased `p` (a properties row
+   * with batch_id and row_number) as one row (status text, results jsonb), none when it is
+   * not traced yet. History filters by status and phone through it.
+   */
+  outcomeSql(p: string): string;
+  /**
    * Erases a batch row in the transaction `tx`: takes its batch's lock, then calls `remove`
    * (deletes the properties row: undefined when it was not there, else whether it was still
    * pending), drops the row's outcome and, when the row was still waiting in an open batch,

@@ -7,3 +7,4 @@ export * from './recovery-sweep.ts';
 export * from './trace-engine.ts';
 export * from './contact-trace-engine.ts';
 export * from './trace-worker.ts';
+export * from './history.ts';

@@ -202,6 +202,22 @@ export async function getProperty(
   return (await withOutcomes(sql, batchRows, rows))[0];
 }
 
+/** The account's rows of these ids, in the order given (an id the account lacks is left out). */
+export async function propertiesByIds(
+  sql: Sql,
+  batchRows: BatchRows,
+  accountId: string,
+  ids: readonly string[],
+): Promise<PropertyRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query<StoredRow>(
+    `${SELECT_PROPERTIES} WHERE p.id = ANY($1::bigint[]) AND p.account_id = $2`,
+    [ids, accountId],
+  );
+  const byId = new Map((await withOutcomes(sql, batchRows, rows)).map((r) => [String(r.id), r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** Newest first; `beforeId` is the keyset cursor (exclusive). */
 export async function listProperties(
   sql: Sql,

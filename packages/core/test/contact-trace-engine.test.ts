@@ -19,6 +19,7 @@ const noBatchRows: BatchRows = {
   outcomes: (_sql, rows) => Promise.resolve(rows.map(() => undefined)),
   erase: () => Promise.reject(new Error('no batch rows in this test')),
   settled: () => Promise.resolve(),
+  outcomeSql: () => `(SELECT NULL::text AS status, NULL::jsonb AS results WHERE false)`,
 };
 
 const BIG = { street_address: '500 Elm St', city: 'Springfield', state: 'IL', zip_code: '62701' };

@@ -14,7 +14,10 @@ const isBatchUpload = (req: Request) =>
   (req.path === '/property/skiptrace/batches' || req.path === '/property/skiptrace/batches/preview');
 /** The requests that start work, checked against the account's monthly quotas. */
 const startsWork = (req: Request) =>
-  req.method === 'POST' && (req.path === '/property/skiptrace' || req.path === '/property/skiptrace/batches');
+  req.method === 'POST' &&
+  (req.path === '/property/skiptrace' ||
+    req.path === '/property/skiptrace/batches' ||
+    /^\/property\/skiptrace\/batches\/\d+\/rerun$/.test(req.path));
 
 /** Builds the public API app (does not listen). */
 export function createGatewayService(deps: GatewayDeps): express.Express {

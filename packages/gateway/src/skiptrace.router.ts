@@ -4,12 +4,16 @@ import {
   checkIdempotencyKey,
   eraseProperty,
   getProperty,
+  hasHistoryFilters,
   insertProperties,
   listProperties,
   propertyIdempotency,
   requestHash,
+  searchProperties,
+  standardizedAddressOf,
   toResponse,
   type NewProperty,
+  type PropertyRow,
 } from '@skiptrace/core';
 import { RequestTimeoutError } from '@skiptrace/messaging';
 import {
@@ -82,21 +86,34 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
     }
   });
 
-  mountRoute(mount, skiptraceApi.listSkipTraces, async ({ query: { limit, cursor } }, req, res) => {
-    const rows = await listProperties(
-      db,
-      batchRows,
-      accountOf(req),
-      limit + 1,
-      cursor ? decodeCursor(CURSOR, cursor) : undefined,
-    );
-    const page = rows.slice(0, limit).map(toResponse);
-    if (rows.length > limit) {
-      const next = encodeCursor(CURSOR, page[page.length - 1]!.id);
-      res.set('X-Next-Cursor', next);
-      res.set('Link', `<${req.baseUrl}/property/skiptrace?limit=${limit}&cursor=${next}>; rel="next"`);
+  /** A History entry: the result, its batch and its address in USPS form. */
+  const listed = (row: PropertyRow) => ({
+    ...toResponse(row),
+    ...(row.batch_id !== null && { batch_id: row.batch_id }),
+    standardized_address: standardizedAddressOf(row),
+  });
+
+  mountRoute(mount, skiptraceApi.listSkipTraces, async ({ query }, req, res) => {
+    const { limit, cursor, ...filters } = query;
+    const after = cursor ? decodeCursor(CURSOR, cursor) : undefined;
+    let page: PropertyRow[];
+    let next: string | undefined;
+    if (hasHistoryFilters(filters)) {
+      ({ rows: page, next } = await searchProperties(db, batchRows, accountOf(req), filters, limit, after));
+    } else {
+      const rows = await listProperties(db, batchRows, accountOf(req), limit + 1, after);
+      page = rows.slice(0, limit);
+      if (rows.length > limit) next = String(page[page.length - 1]!.id);
     }
-    res.json(page);
+    if (next !== undefined) {
+      const cursorText = encodeCursor(CURSOR, next);
+      const search = new URLSearchParams({ limit: String(limit) });
+      for (const [name, value] of Object.entries(filters)) if (value !== undefined) search.set(name, String(value));
+      search.set('cursor', cursorText);
+      res.set('X-Next-Cursor', cursorText);
+      res.set('Link', `<${req.baseUrl}/property/skiptrace?${search}>; rel="next"`);
+    }
+    res.json(page.map(listed));
   });
 
   mountRoute(mount, skiptraceApi.getSkipTrace, async ({ params }, req, res) => {

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { BatchAccepted, BatchPreview, BatchStatus, SavedMapping } from '../batches.ts';
+import {
+  BatchAccepted,
+  BatchName,
+  BatchPreview,
+  BatchRerun,
+  BatchStatus,
+  BatchTagsQuery,
+  BatchUpdate,
+  SavedMapping,
+} from '../batches.ts';
 import { ListQuery, Property } from '../property.ts';
 import { IdempotencyHeaders, IdParams, PageHeaders } from './params.ts';
 import { defineRoute } from './route.ts';
@@ -18,6 +27,14 @@ const statusExample = {
   rejected: 12,
   reused: 300,
   created_at: '2026-01-05T14:00:00.000Z',
+  name: 'propstream-austin-jan.csv',
+  tags: ['austin', 'absentee'],
+  fresh: false,
+  rerun_of: null,
+  phones: 14200,
+  mobile: 9800,
+  mobile_share: 0.69,
+  duration_seconds: 8,
   accepted: 9988,
   started_at: '2026-01-05T14:00:01.000Z',
   updated_at: '2026-01-05T14:00:09.000Z',
@@ -84,7 +101,17 @@ export const submitBatch = defineRoute({
     'the batch. See docs/batches.md.',
   tag: 'Batches',
   scope: 'write',
-  query: z.object(ReadQuery),
+  query: z.object({
+    ...ReadQuery,
+    name: BatchName.optional().describe(
+      'The list\'s name; default: the Content-Disposition filename, else "Batch <id>"',
+    ),
+    tags: BatchTagsQuery.optional(),
+    fresh: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: trace every row again; no result of the last 24 h (BATCH_REUSE_TTL) is reused'),
+  }),
   headers: IdempotencyHeaders,
   rawBody: UPLOAD_BODY,
   responses: {
@@ -170,6 +197,43 @@ export const getBatch = defineRoute({
   params: batchId,
   responses: { 200: { description: 'Batch', schema: BatchStatus, example: statusExample } },
   errors: ['invalid_parameter', 'not_found'],
+});
+
+export const updateBatch = defineRoute({
+  method: 'patch',
+  path: `${BASE}/{id}`,
+  operationId: 'updateBatch',
+  summary: 'Rename a batch or change its tags',
+  tag: 'Batches',
+  scope: 'write',
+  params: batchId,
+  body: BatchUpdate,
+  responses: { 200: { description: 'The status document', schema: BatchStatus } },
+  errors: ['invalid_parameter', 'validation_failed', 'invalid_json', 'not_found'],
+});
+
+export const rerunBatch = defineRoute({
+  method: 'post',
+  path: `${BASE}/{id}/rerun`,
+  operationId: 'rerunBatch',
+  summary: 'A new batch of the misses (or all rows) of a finished batch, traced afresh',
+  description:
+    'Copies the rows of a finished batch that found nobody (`rows: misses`; with `include_failed` also the ' +
+    'failed and cancelled ones), or every accepted row (`rows: all`), into a new batch with `fresh: true`: ' +
+    'every row is traced again, none is answered from the 24 h reuse cache. Rows keep their input columns; ' +
+    "their row numbers are the new batch's (1…n, in the order of the original rows).",
+  tag: 'Batches',
+  scope: 'write',
+  params: batchId,
+  body: BatchRerun,
+  responses: {
+    202: {
+      description: 'The new batch; the Location header and status_url name its status document',
+      schema: BatchAccepted,
+      headers: z.object({ Location: z.string().describe("Path of the new batch's status") }),
+    },
+  },
+  errors: ['invalid_parameter', 'validation_failed', 'invalid_json', 'not_found', 'conflict'],
 });
 
 export const cancelBatch = defineRoute({
@@ -274,6 +338,8 @@ export const batchRoutes = [
   deleteMapping,
   listBatches,
   getBatch,
+  updateBatch,
+  rerunBatch,
   cancelBatch,
   exportBatch,
   listRejects,

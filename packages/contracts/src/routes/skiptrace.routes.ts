@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListQuery, Property, PropertyResponse } from '../property.ts';
+import { HISTORY_SCAN_ROWS, HistoryQuery, Property, PropertyResponse } from '../property.ts';
 import { IdempotencyHeaders, IdParams, PageHeaders } from './params.ts';
 import { defineRoute } from './route.ts';
 
@@ -26,10 +26,17 @@ export const listSkipTraces = defineRoute({
   method: 'get',
   path: '/property/skiptrace',
   operationId: 'listSkipTraces',
-  summary: "The account's skip-trace results, newest first",
+  summary: "The account's skip-trace results, newest first, searchable",
+  description:
+    'Filters (all optional, all must hold): `address`, `name`, `phone`, `batch`, `status`, `from`, `to`. ' +
+    `A search examines at most ${HISTORY_SCAN_ROWS} rows a page (the account's newest first, or with \`batch\` ` +
+    "that batch's rows, last first): a page may hold fewer than `limit` results, even none, and still carry " +
+    'X-Next-Cursor; follow it to search on. A malformed filter answers 400 `invalid_parameter`, e.g. ' +
+    '`{"error":1002,"message":"status: must be one of pending, completed, no_match, failed"}`. ' +
+    'Each entry carries its `batch_id` (batch rows) and its `standardized_address`.',
   tag: 'Skip trace',
   scope: 'read',
-  query: ListQuery,
+  query: HistoryQuery,
   responses: { 200: { description: 'Results', schema: z.array(PropertyResponse), headers: PageHeaders } },
   errors: ['invalid_parameter'],
 });
