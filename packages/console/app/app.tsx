@@ -1,5 +1,8 @@
-/** The signed-in shell: navigation on the left, the current page on the right. */
-import { useEffect, useRef } from 'react';
+/**
+ * The signed-in shell: navigation on the left, the current page on the right; on a narrow
+ * screen a bar on top whose Menu button opens the navigation (closed again on navigating).
+ */
+import { useEffect, useRef, useState } from 'react';
 import { signOut, tokenClaims } from './auth.ts';
 import { BatchPage } from './pages/batch.tsx';
 import { BatchesPage } from './pages/batches.tsx';
@@ -49,8 +52,10 @@ export function App() {
   // A token without a role (before roles) is shown everything; the API decides.
   const isAdmin = !claims.role || claims.role === 'owner' || claims.role === 'admin';
   const section = NAV.find((r) => path === r.path || path.startsWith(`${r.path}/`)) ?? NAV[0]!;
+  const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     document.title = `${section.label} · Skip-trace console`;
+    setMenuOpen(false);
     main.current?.focus({ preventScroll: true });
   }, [path, section.label]);
   return (
@@ -58,34 +63,50 @@ export function App() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <aside className="sidebar">
-        <div className="brand">
-          <span className="logo" aria-hidden="true">
-            ◆
-          </span>
-          <span>Skip-trace</span>
-        </div>
-        <nav aria-label="Console">
-          <ul>
-            {NAV.filter((r) => !r.admin || isAdmin).map((r) => (
-              <li key={r.path}>
-                <Link to={r.path} aria-current={r === section ? 'page' : undefined}>
-                  {r.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="sidebar-foot">
-          <a href="/api/v1/docs">API reference</a>
-          <div className="account" title={claims.sub}>
-            <span className="muted">Account</span>
-            <span className="mono">{claims.account_id}</span>
-            {claims.role && <span className="muted">Role: {claims.role}</span>}
+      <aside className="sidebar" data-menu={menuOpen ? 'open' : 'closed'}>
+        <div className="sidebar-top">
+          <div className="brand">
+            <span className="logo" aria-hidden="true">
+              ◆
+            </span>
+            <span>Skip-trace</span>
           </div>
-          <button type="button" className="button ghost small" onClick={() => void signOut()}>
-            Sign out
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="console-menu"
+            onClick={() => setMenuOpen(!menuOpen)}
+            onKeyDown={(e) => e.key === 'Escape' && setMenuOpen(false)}
+          >
+            <span className="menu-icon" aria-hidden="true" />
+            Menu
           </button>
+        </div>
+        <div id="console-menu" className="sidebar-menu">
+          {/* Choosing a page closes the menu, also the page already shown. */}
+          <nav aria-label="Console" onClick={() => setMenuOpen(false)}>
+            <ul>
+              {NAV.filter((r) => !r.admin || isAdmin).map((r) => (
+                <li key={r.path}>
+                  <Link to={r.path} aria-current={r === section ? 'page' : undefined}>
+                    {r.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="sidebar-foot">
+            <a href="/api/v1/docs">API reference</a>
+            <div className="account" title={claims.sub}>
+              <span className="muted">Account</span>
+              <span className="mono">{claims.account_id}</span>
+              {claims.role && <span className="muted">Role: {claims.role}</span>}
+            </div>
+            <button type="button" className="button ghost small" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
         </div>
       </aside>
       <main id="main" ref={main} tabIndex={-1}>

@@ -100,6 +100,8 @@ describe('trace result view', () => {
     expect(shown).toMatch(/9 Elm St, Dallas, TX 75201 since 2019-05 5 Oak Rd, Austin, TX 78701 2008 – 2019-04/);
     expect(shown).toMatch(/\(512\) 555-0101 mobile 2019 – 2026-10/);
     expect(shown).toMatch(/\(512\) 555-0102 mobile until 2012/);
+    // Phones are tel: links in E.164 (styled never to break inside: .phone, nowrap).
+    expect(html).toContain('<a class="phone" href="tel:+15125550101">(512) 555-0101</a>');
     expect(html).toContain('aria-label="Address history of Ann B Lee"');
     expect(shown).not.toContain('None of the people found is an owner of record');
   });

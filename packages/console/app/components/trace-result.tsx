@@ -6,9 +6,9 @@
  */
 import { addressLine } from '@skiptrace/batches/owner-text';
 import type { PropertyResponse } from '../api.ts';
-import { phone, seenSpan, when } from '../format.ts';
+import { seenSpan, when } from '../format.ts';
 import { noOwnerAmong, rolesOf, type Person } from '../owners.ts';
-import { Badge, Empty, StatusBadge } from './ui.tsx';
+import { Badge, DataTable, Empty, PhoneLink, StatusBadge } from './ui.tsx';
 
 const fullName = (p: Person) => [p.first_name, p.middle_name, p.last_name].filter(Boolean).join(' ');
 
@@ -91,6 +91,8 @@ export const RoleBadges = ({ person }: { person: Person }) =>
     </Badge>
   ));
 
+const PHONE_COLUMNS = ['Phone', 'Type', 'Seen', 'DNC', 'Litigator'];
+
 function PersonView({ person, best }: { person: Person; best: boolean }) {
   const name = fullName(person);
   return (
@@ -118,33 +120,26 @@ function PersonView({ person, best }: { person: Person; best: boolean }) {
           ))}
         </ul>
       )}
-      {person.phones.length > 0 ? (
-        <table className="table compact">
-          <caption className="sr-only">Phones of {name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Phone</th>
-              <th scope="col">Type</th>
-              <th scope="col">Seen</th>
-              <th scope="col">DNC</th>
-              <th scope="col">Litigator</th>
-            </tr>
-          </thead>
-          <tbody>
-            {person.phones.map((ph) => (
-              <tr key={ph.number}>
-                <td className="mono">{phone(ph.number)}</td>
-                <td>{ph.type}</td>
-                <td className="nowrap">{seenSpan(ph.first_seen, ph.last_seen)}</td>
-                <td>{ph.dnc ? <Badge tone="bad">DNC</Badge> : <span className="muted">no</span>}</td>
-                <td>{ph.litigator ? <Badge tone="bad">litigator</Badge> : <span className="muted">no</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="muted">No phone numbers.</p>
-      )}
+      <DataTable
+        columns={PHONE_COLUMNS}
+        rows={person.phones.length}
+        empty="No phone numbers."
+        caption={`Phones of ${name}`}
+        compact
+        scroll={false}
+      >
+        {person.phones.map((ph) => (
+          <tr key={ph.number}>
+            <td>
+              <PhoneLink number={ph.number} />
+            </td>
+            <td>{ph.type}</td>
+            <td className="nowrap">{seenSpan(ph.first_seen, ph.last_seen)}</td>
+            <td>{ph.dnc ? <Badge tone="bad">DNC</Badge> : <span className="muted">no</span>}</td>
+            <td>{ph.litigator ? <Badge tone="bad">litigator</Badge> : <span className="muted">no</span>}</td>
+          </tr>
+        ))}
+      </DataTable>
       {person.emails.length > 0 && (
         <p className="emails">
           <span className="muted">Email:</span> {person.emails.join(', ')}

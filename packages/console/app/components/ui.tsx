@@ -1,6 +1,7 @@
 /** Small building blocks shared by the pages. */
-import { useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api.ts';
+import { phone } from '../format.ts';
 
 export function PageHeader({ title, lead, actions }: { title: string; lead?: ReactNode; actions?: ReactNode }) {
   return (
@@ -211,8 +212,10 @@ export function ConfirmButton({
 /** A column heading: its text; `num` right-aligns a number column; `hidden` names it for screen readers only (an actions column). */
 export type Column = string | { label: string; num?: boolean; hidden?: boolean };
 
+const columnOf = (column: Column) => (typeof column === 'string' ? { label: column } : column);
+
 function Heading({ column }: { column: Column }) {
-  const { label, num, hidden } = typeof column === 'string' ? { label: column } : column;
+  const { label, num, hidden } = columnOf(column);
   return (
     <th scope="col" className={num ? 'num' : undefined}>
       {hidden ? <span className="sr-only">{label}</span> : label}
@@ -221,9 +224,43 @@ function Heading({ column }: { column: Column }) {
 }
 
 /**
+ * Gives each body cell of the table a `data-label`, its column's heading, which the narrow
+ * layout shows beside the value when rows become cards (styles.css, `.table.cards`). The
+ * rows are the pages' own `<tr>`s (often inside row components), so the labels are set on
+ * the DOM once rendered and again whenever rows or cells come and go. A cell spanning
+ * columns (a detail row) and a hidden heading (actions) get none.
+ */
+function useCellLabels(columns: readonly Column[], shown: boolean) {
+  const table = useRef<HTMLTableElement>(null);
+  const labels = columns.map((c) => (columnOf(c).hidden ? '' : columnOf(c).label));
+  const key = labels.join('\n');
+  useLayoutEffect(() => {
+    const body = table.current?.tBodies[0];
+    if (!body) return;
+    const label = () => {
+      for (const row of Array.from(body.rows)) {
+        let at = 0;
+        for (const cell of Array.from(row.cells)) {
+          const name = cell.colSpan === 1 ? labels[at] : undefined;
+          if (name) {
+            if (cell.dataset.label !== name) cell.dataset.label = name;
+          } else if (cell.dataset.label !== undefined) delete cell.dataset.label;
+          at += cell.colSpan;
+        }
+      }
+    };
+    label();
+    const observer = new MutationObserver(label);
+    observer.observe(body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [key, shown]);
+  return table;
+}
+
+/**
  * A list as a table: `empty` while it has no rows (and none are loading), else the table
  * with its column headings and `children` as its rows, in a horizontal scroller unless
- * `scroll` is false.
+ * `scroll` is false. On a narrow screen each row is a card of "heading: value" lines.
  */
 export function DataTable({
   columns,
@@ -245,14 +282,16 @@ export function DataTable({
   scroll?: boolean;
   children: ReactNode;
 }) {
-  if (rows === 0 && !busy) return <Empty>{empty}</Empty>;
+  const shown = rows > 0 || busy;
+  const ref = useCellLabels(columns, shown);
+  if (!shown) return <Empty>{empty}</Empty>;
   const table = (
-    <table className={compact ? 'table compact' : 'table'}>
+    <table ref={ref} className={compact ? 'table cards compact' : 'table cards'}>
       {caption && <caption className="sr-only">{caption}</caption>}
       <thead>
         <tr>
           {columns.map((column) => (
-            <Heading key={typeof column === 'string' ? column : column.label} column={column} />
+            <Heading key={columnOf(column).label} column={column} />
           ))}
         </tr>
       </thead>
@@ -261,6 +300,13 @@ export function DataTable({
   );
   return scroll ? <div className="table-scroll">{table}</div> : table;
 }
+
+/** A phone number as a `tel:` link (E.164 in the link, formatted in the text) that never breaks inside. */
+export const PhoneLink = ({ number }: { number: string }) => (
+  <a className="phone" href={`tel:${number}`}>
+    {phone(number)}
+  </a>
+);
 
 /** Check boxes choosing some of `options` (scopes, event types). */
 export function CheckList<T extends string>({

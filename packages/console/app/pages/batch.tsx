@@ -15,7 +15,16 @@ import {
   type BatchStatus,
 } from '../api.ts';
 import { Chart } from '../components/chart.tsx';
-import { Card, ConfirmButton, ErrorNotice, PageHeader, Stat, StatusBadge, useAction } from '../components/ui.tsx';
+import {
+  Card,
+  ConfirmButton,
+  DataTable,
+  ErrorNotice,
+  PageHeader,
+  Stat,
+  StatusBadge,
+  useAction,
+} from '../components/ui.tsx';
 import { splitTags } from '@skiptrace/contracts/batch-tags';
 import { count, duration, percent, share, when } from '../format.ts';
 import { Link, useRoute } from '../router.tsx';
@@ -102,27 +111,21 @@ function Rejects({ batch }: { batch: BatchStatus }) {
         is the first row after the header) and the reason. They are in the results download too, with status "rejected".
       </p>
       <ErrorNotice error={load.error} />
-      {rejects && rejects.length > 0 && (
-        <div className="table-scroll">
-          <table className="table compact rejects">
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  Row
-                </th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rejects.map((r) => (
-                <tr key={r.row}>
-                  <td className="num">{r.row}</td>
-                  <td>{r.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {rejects && (
+        <DataTable
+          columns={[{ label: 'Row', num: true }, 'Reason']}
+          rows={rejects.length}
+          empty="No rejected rows."
+          caption="Rejected rows"
+          compact
+        >
+          {rejects.map((r) => (
+            <tr key={r.row}>
+              <td className="num">{r.row}</td>
+              <td>{r.reason}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {batch.rejected > REJECTS_SHOWN && (
         <p className="muted">
