@@ -14,6 +14,7 @@ import { splitTags } from '@skiptrace/contracts/batch-tags';
 import { basename } from 'node:path';
 import { API_NOTES, API_OPTIONS, connect } from '../api.ts';
 import { optionalString, requireString, UsageError, type Command, type Values } from '../command.ts';
+import { MAP_OPTION, mapQuery } from '../map-option.ts';
 
 type BatchStatus = Schemas['BatchStatus'];
 
@@ -76,26 +77,6 @@ const batchId = (positionals: string[]): string => {
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-/**
- * `--map street_address=Address,zip_code=Zip` as the API's `map` (field=column). The older
- * `field:Column` of this command is still read, with a warning on stderr.
- */
-export function mapOption(values: Values, stderr: NodeJS.WritableStream = process.stderr): string | undefined {
-  const text = optionalString(values, 'map');
-  if (text === undefined) return undefined;
-  const pairs = text.split(',').map((pair) => {
-    const eq = pair.indexOf('=');
-    const colon = pair.indexOf(':');
-    if (eq > 0 && (colon === -1 || eq < colon)) return pair;
-    if (colon > 0) {
-      stderr.write(`warning: --map ${pair}: field:Column is deprecated; write field=Column\n`);
-      return `${pair.slice(0, colon)}=${pair.slice(colon + 1)}`;
-    }
-    throw new UsageError(`--map: expected field=Header, got "${pair}"`);
-  });
-  return pairs.join(',');
-}
-
 /** How the server is to read the file: --charset, --delimiter, --sheet (each detected when absent). */
 const readQuery = (values: Values) => ({
   charset: optionalString(values, 'charset'),
@@ -130,11 +111,7 @@ export const batchSubmit: Command = {
   args: 'FILE',
   options: {
     wait: { type: 'boolean', description: 'follow progress until the batch finishes; exit 1 unless completed' },
-    map: {
-      type: 'string',
-      value: 'FIELD=Header,…',
-      description: 'map columns to fields, e.g. zip_code=Postal,owner_name=Owner (field:Column: deprecated)',
-    },
+    ...MAP_OPTION,
     'save-mapping': { type: 'boolean', description: 'remember the mapping for files with these columns' },
     ...IDENTITY_OPTIONS,
     fresh: { type: 'boolean', description: 'trace every row again: reuse no result of the last 24 h' },
@@ -156,7 +133,7 @@ export const batchSubmit: Command = {
     } catch {
       throw new UsageError(`no such file: ${file}`);
     }
-    const map = mapOption(values);
+    const map = mapQuery(values);
     // Following the batch reads its status: a token obtained here needs both scopes then.
     const { api } = await connect(values, values.wait === true ? 'read write' : 'write', env);
     const type = contentType(file);
