@@ -18,7 +18,7 @@ import { createSystem, type System } from '@skiptrace/standalone';
 import { CONSOLE_DIST_DIR } from '@skiptrace/console';
 import { freePort } from '@skiptrace/testing';
 import { launchBrowser, signIn } from '@skiptrace/testing/browser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SHOTS = join(here, '..', '..', 'packages', 'console', 'screenshots');
@@ -101,11 +101,19 @@ describe('web console', () => {
     }
   });
 
-  it('signs the demo user in through the login page and lands on Batches', async () => {
+  it('signs the demo user in through the login page and lands on Batches, with no consent page (first party)', async () => {
+    const pages: string[] = [];
+    const record = (frame: Frame) => {
+      if (frame === page.mainFrame()) pages.push(new URL(frame.url()).pathname);
+    };
+    page.on('framenavigated', record);
     await page.goto(`${base}/console/`);
     await signIn(page, demo.email, demo.password);
-    await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${base}/console/batches`);
+    page.off('framenavigated', record);
+    // The login page is the only page of the auth server the user saw: no consent in between.
+    await expect(page.getByRole('button', { name: 'Allow' }).count()).resolves.toBe(0);
+    expect(pages.filter((path) => path.startsWith('/interaction/'))).toHaveLength(1);
     await expect(page.getByRole('heading', { level: 1, name: 'Batches' }).isVisible()).resolves.toBe(true);
     await shot('batches');
     expect(await seriousViolations()).toEqual([]);
@@ -291,10 +299,16 @@ describe('web console', () => {
     expect(await seriousViolations()).toEqual([]);
   }, 40_000);
 
-  it('creates an API client whose credentials get a token, then revokes it', async () => {
+  it('creates an API client with the scopes a trace needs by default, whose token traces at once; then revokes it', async () => {
     await page.getByRole('link', { name: 'API clients' }).click();
     await page.getByLabel('Client name').fill('nightly export');
-    await page.getByRole('checkbox', { name: /write/ }).check();
+    // Chosen explicitly on the form, read and write ticked to start with: the first trace is no 403.
+    await expect(page.getByRole('checkbox', { name: /^read/ }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: /^write/ }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: /^admin/ }).isChecked()).resolves.toBe(false);
+    await page.getByRole('checkbox', { name: /^write/ }).uncheck();
+    await page.getByText('Without write this client cannot trace a property or upload a list.').waitFor();
+    await page.getByRole('checkbox', { name: /^write/ }).check();
     await page.getByRole('button', { name: 'Create client' }).click();
     const secret = await page.getByLabel('Client secret').inputValue();
     const clientId = await page
@@ -313,7 +327,19 @@ describe('web console', () => {
           scope: 'read write',
         }),
       });
-    expect((await token(clientId, secret)).status).toBe(200);
+    const issued = await token(clientId, secret);
+    expect(issued.status).toBe(200);
+    const { access_token } = (await issued.json()) as { access_token: string };
+    const [contact] = generateContacts({ rows: 1, seed: 42 });
+    const trace = await fetch(`${base}/api/v1/property/skiptrace`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(demoQueryFor(contact!)),
+    });
+    expect(trace.status).toBe(200);
+    await expect(page.getByRole('row').filter({ hasText: 'nightly export' }).innerText()).resolves.toMatch(
+      /read\s*write/,
+    );
     await shot('clients');
     expect(await seriousViolations()).toEqual([]);
 

@@ -56,10 +56,8 @@ export async function loopbackReceiver(): Promise<{ server: Server; url: (path: 
   return { server, url: (path) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}` };
 }
 
-/** Signs in on the auth server's page (allowing the console when a consent page asks) and waits for Batches. */
+/** Signs in on the auth server's page and waits for Batches (the first-party console asks no consent). */
 export async function signInToConsole(page: Page, base: string, email: string, password: string): Promise<void> {
   await signIn(page, email, password);
-  const allow = page.getByRole('button', { name: 'Allow' });
-  await Promise.race([page.waitForURL(`${base}/console/batches`), allow.waitFor().then(() => allow.click())]);
   await page.waitForURL(`${base}/console/batches`);
 }

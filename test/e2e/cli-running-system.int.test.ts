@@ -110,7 +110,7 @@ describe.each<Mode>(['embedded', 'postgres'])('every CLI command against a runni
 
       // clients create: a server client and a sign-in client of the new account
       const created = json<{ client: { clientId: string }; clientSecret: string }>(
-        await cli('clients', 'create', '--name', 'etl', '--account', account.id, '--scopes', 'read write admin'),
+        await cli('clients', 'create', '--name', 'etl', '--account', account.id, '--scope', 'read write admin'),
       );
       const token = await clientCredentialsToken(
         base,

@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { commands, runCli } from '@skiptrace/cli';
-import { demoQueryFor, generateContacts } from '@skiptrace/demo';
+import { demoQueryFor, demoSuppressionOf, generateContacts } from '@skiptrace/demo';
+import { normalizePhone } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
 
 // The one-process mode end to end, over real HTTP: OAuth token, skip trace, webhooks
@@ -12,13 +13,16 @@ let system: System;
 let base: string;
 let dataDir: string;
 let token: string;
+const DEMO_ROWS = 600;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'skiptrace-e2e-'));
   system = await createSystem({
     PORT: '0',
-    SKIPTRACE_DATA_DIR: dataDir,
-    SKIPTRACE_DEMO_ROWS: '300',
+    // Relative, as `./run start`'s default `.data` is: every path built from it must still work.
+    SKIPTRACE_DATA_DIR: relative(process.cwd(), dataDir),
+    // Enough demo contacts that one has a phone on the demo litigator list (1 number in 100).
+    SKIPTRACE_DEMO_ROWS: String(DEMO_ROWS),
     LOG_LEVEL: 'silent',
   });
   base = await system.start();
@@ -75,6 +79,36 @@ describe('one-process system', () => {
     expect((await api(`/property/skiptrace/${body.id}`)).status).toBe(404);
   });
 
+  it('serves the demo batch as "Download a sample CSV" with a relative data directory', async () => {
+    const res = await fetch(`${base}/console/sample.csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toContain('attachment');
+    expect(await res.text()).toBe(await readFile(join(dataDir, 'demo-batch.csv'), 'utf8'));
+  });
+
+  it.each(['dnc', 'litigator'] as const)(
+    'a trace of a demo address returns a phone on the demo %s list, flagged',
+    async (kind) => {
+      type Phone = { number: string; dnc: boolean; litigator: boolean };
+      // The first demo contact (of those loaded) with a phone on the list.
+      const row = [...generateContacts({ rows: DEMO_ROWS, seed: 42 })].find((c) =>
+        [c.phone_1, c.phone_2].some((p) => p !== null && demoSuppressionOf(normalizePhone(p)!) === kind),
+      )!;
+      expect(row).toBeDefined();
+      const res = await api('/property/skiptrace', { method: 'POST', body: JSON.stringify(demoQueryFor(row)) });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { results: { phones: Phone[] }[] };
+      const phones = body.results.flatMap((r) => r.phones);
+      const listed = phones.filter((p) => demoSuppressionOf(p.number) === kind);
+      expect(listed.length).toBeGreaterThan(0);
+      for (const phone of phones) {
+        expect(phone.dnc).toBe(demoSuppressionOf(phone.number) === 'dnc');
+        expect(phone.litigator).toBe(demoSuppressionOf(phone.number) === 'litigator');
+      }
+    },
+  );
+
   it('answers an unknown address with no_match', async () => {
     const res = await api('/property/skiptrace', {
       method: 'POST',
@@ -112,6 +146,40 @@ describe('one-process system', () => {
     expect(lines[1]).toMatch(/\+1\d{3}55501\d\d/);
     expect(lines[4]).toMatch(/state/);
   });
+
+  it('the demo batch, traced, shows both flags in its export', async () => {
+    type Phone = { number: string; dnc: boolean; litigator: boolean };
+    const upload = await api('/property/skiptrace/batches', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: await readFile(join(dataDir, 'demo-batch.csv')),
+    });
+    expect(upload.status).toBe(202);
+    const batch = (await upload.json()) as { id: string };
+    let status = '';
+    for (let i = 0; i < 600 && status !== 'completed'; i++) {
+      status = ((await (await api(`/property/skiptrace/batches/${batch.id}`)).json()) as { status: string }).status;
+      if (status !== 'completed') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe('completed');
+    const exported = await api(`/property/skiptrace/batches/${batch.id}/results?format=ndjson`);
+    const phones = (await exported.text())
+      .trim()
+      .split('\n')
+      .flatMap((line) =>
+        ((JSON.parse(line) as { results?: { phones: Phone[] }[] }).results ?? []).flatMap((r) => r.phones),
+      );
+    const dnc = phones.filter((p) => p.dnc);
+    const litigator = phones.filter((p) => p.litigator);
+    expect(dnc.length).toBeGreaterThan(0);
+    expect(litigator.length).toBeGreaterThan(0);
+    // A realistic small share, flagged exactly as the demo lists say.
+    expect(dnc.length / phones.length).toBeLessThan(0.25);
+    for (const phone of phones) {
+      expect(phone.dnc).toBe(demoSuppressionOf(phone.number) === 'dnc');
+      expect(phone.litigator).toBe(demoSuppressionOf(phone.number) === 'litigator');
+    }
+  }, 90_000);
 
   it('the CLI submits a CSV as a batch, follows it, lists, downloads, cancels and reports HTTP errors in one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skiptrace-cli-'));

@@ -19,7 +19,7 @@ import {
   type User,
   type UserRow,
 } from './accounts.types.ts';
-import { isRole, ROLES, type Role } from '@skiptrace/contracts';
+import { isRole, ROLES, TRACE_SCOPES, type Role } from '@skiptrace/contracts';
 
 export * from './accounts.types.ts';
 
@@ -114,7 +114,7 @@ export function createAccounts(db: Database) {
     for (const uri of redirectUris) if (!URL.canParse(uri)) throw new AccountError(`redirect URI ${uri} is not a URL`);
     if (input.public && grantTypes.includes('client_credentials'))
       throw new AccountError('a public client cannot use client_credentials');
-    const scopes = validateScopes(input.scopes ?? 'read');
+    const scopes = validateScopes(input.scopes ?? TRACE_SCOPES.join(' '));
     const clientSecret = input.public ? undefined : (input.clientSecret ?? randomSecret());
     const accountId = await accountFor(input.accountId, input.name);
     const { rows } = await db.query<ClientRow>(

@@ -1,5 +1,5 @@
 /** Types, constants and row mapping of accounts, users and clients. */
-import { SCOPES, type Role } from '@skiptrace/contracts';
+import { parseScopes, SCOPES, type Role } from '@skiptrace/contracts';
 
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
@@ -55,7 +55,7 @@ export interface CreateClientInput {
   accountId?: string;
   grantTypes?: string[];
   redirectUris?: string[];
-  /** Space-separated; default "read". */
+  /** Space-separated; default "read write" (TRACE_SCOPES: what a trace needs). */
   scopes?: string;
   /** Public client: no secret, PKCE required. */
   public?: boolean;
@@ -93,9 +93,11 @@ export const toClient = (r: ClientRow): ClientRecord => ({
   createdAt: r.created_at,
 });
 
-export function validateScopes(scopes: string): string {
-  const list = [...new Set(scopes.split(' ').filter(Boolean))];
-  const bad = list.filter((s) => !(API_SCOPES as readonly string[]).includes(s));
-  if (bad.length || !list.length) throw new AccountError(`scopes must be among: ${API_SCOPES.join(' ')}`);
-  return list.join(' ');
+export function validateScopes(text: string): string {
+  const { scopes, unknown } = parseScopes(text);
+  if (unknown.length || !scopes.length)
+    throw new AccountError(
+      `scopes must be among: ${API_SCOPES.join(' ')}${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}`,
+    );
+  return scopes.join(' ');
 }

@@ -67,7 +67,7 @@ export function createClientAdapter(accounts: Accounts): Adapter {
           accountId: typeof payload.account_id === 'string' ? payload.account_id : undefined,
           grantTypes: payload.grant_types && [...payload.grant_types],
           redirectUris: payload.redirect_uris && [...payload.redirect_uris],
-          scopes: payload.scope ?? 'read write',
+          scopes: payload.scope,
           public: method === 'none',
           metadata: Object.fromEntries(
             Object.entries(payload).filter(([k]) => KEPT_METADATA.includes(k) || k === 'token_endpoint_auth_method'),

@@ -13,6 +13,7 @@ import type { AbuseControls } from './abuse.ts';
 import { createVerifyCache, randomSecret } from '@skiptrace/accounts';
 import { errorPage, logoutPage, signedOutPage } from './views.ts';
 import { pinIssuerOrigin } from './issuer-origin.ts';
+import { loadExistingGrant } from './first-party-grant.ts';
 import type { AuthConfig } from './config.ts';
 
 export interface ProviderDeps {
@@ -218,6 +219,9 @@ export function createProvider(deps: ProviderDeps): Provider {
       return { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    // The first-party console's sign-ins come with their grant (no consent page); every
+    // other client's need the user's consent (first-party-grant.ts).
+    loadExistingGrant,
     async renderError(ctx, out) {
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-store');

@@ -6,11 +6,12 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import * as client from 'openid-client';
 import { decodeJwt } from 'jose';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CONSOLE_CLIENT_ID } from '@skiptrace/contracts';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
 import { createBearerAuth } from '@skiptrace/bearer';
-import { authorizeInBrowser, launchBrowser } from './browser.ts';
+import { authorizeInBrowser, launchBrowser, signIn } from './browser.ts';
 import { startAuth, type RunningAuth } from './harness.ts';
 
 export interface Backend {
@@ -195,6 +196,98 @@ export function describeOAuthFlows(name: string, backend: () => Promise<Backend>
         error: 'invalid_request',
       });
       expect(await client.tokenIntrospection(config, tokens.refresh_token!)).toMatchObject({ active: true });
+    });
+
+    describe('the first-party console signs in without a consent page; a third-party app still asks', () => {
+      /** An authorization request of the console's public client (PKCE, no secret), as the console sends it. */
+      async function consoleRequest() {
+        const verifier = client.randomPKCECodeVerifier();
+        const url = new URL(`${auth.url}/oauth/authorize`);
+        url.search = new URLSearchParams({
+          client_id: CONSOLE_CLIENT_ID,
+          response_type: 'code',
+          redirect_uri: `${auth.url}/callback`,
+          scope: 'read write admin',
+          state: client.randomState(),
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        }).toString();
+        return { url, verifier };
+      }
+
+      /** Every page the auth server showed that holds a consent form. */
+      const consentPages = (page: Page) => {
+        const seen: string[] = [];
+        page.on('response', (res) => {
+          if (!/\/interaction\/[^/]+$/.test(new URL(res.url()).pathname)) return;
+          void res.text().then(
+            (html) => html.includes('/consent"') && seen.push(res.url()),
+            () => undefined,
+          );
+        });
+        return seen;
+      };
+
+      async function redeem(callback: URL, verifier: string) {
+        const res = await fetch(`${auth.url}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            client_id: CONSOLE_CLIENT_ID,
+            code: callback.searchParams.get('code')!,
+            redirect_uri: `${auth.url}/callback`,
+            code_verifier: verifier,
+          }),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { access_token: string; refresh_token?: string };
+      }
+
+      it('console: sign-in goes straight to the callback, again silently; a third-party app in the same session gets the consent page', async () => {
+        await auth.service.ensureConsoleClient({ consoleUrl: auth.url });
+        const context = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          const consents = consentPages(page);
+          const first = await consoleRequest();
+          await page.goto(first.url.href);
+          await signIn(page, user.email, user.password);
+          await page.waitForURL(/\/callback\?/);
+          const tokens = await redeem(new URL(page.url()), first.verifier);
+          expect(decodeJwt(tokens.access_token)).toMatchObject({
+            sub: userId,
+            account_id: accountId,
+            client_id: CONSOLE_CLIENT_ID,
+            scope: 'read write admin',
+          });
+          expect(tokens.refresh_token).toBeTruthy();
+
+          // A reload of the console: the session's grant, no sign-in page, no consent page.
+          const again = await consoleRequest();
+          await page.goto(again.url.href);
+          await page.waitForURL(/\/callback\?/);
+          expect(decodeJwt((await redeem(new URL(page.url()), again.verifier)).access_token)).toMatchObject({
+            scope: 'read write admin',
+          });
+          expect(consents).toEqual([]);
+
+          // The same signed-in user authorising a third-party app: its consent page, whatever the console got.
+          const verifier = client.randomPKCECodeVerifier();
+          const thirdParty = client.buildAuthorizationUrl(config, {
+            redirect_uri: `${auth.url}/callback`,
+            scope: 'read write',
+            state: client.randomState(),
+            code_challenge: await client.calculatePKCECodeChallenge(verifier),
+            code_challenge_method: 'S256',
+          });
+          await page.goto(thirdParty.href);
+          await page.getByRole('button', { name: 'Allow' }).waitFor();
+          expect(await page.getByRole('heading', { name: 'Authorize Lead CRM' }).isVisible()).toBe(true);
+          expect(page.url()).not.toContain('/callback');
+        } finally {
+          await context.close();
+        }
+      });
     });
 
     it('"Deny" ends in access_denied at the client, with the state', async () => {

@@ -32,6 +32,7 @@ beforeAll(async () => {
     public: true,
     grantTypes: ['authorization_code'],
     redirectUris: [`${auth.url}/callback`],
+    scopes: 'read',
   });
   pub = c.client.clientId;
 }, 60_000);

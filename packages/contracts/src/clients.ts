@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from './oauth.ts';
+import { SCOPES, TRACE_SCOPES } from './oauth.ts';
 
 /**
  * The account's API clients (`/api/v1/clients`): OAuth clients of the auth server that
@@ -11,9 +11,10 @@ export const ApiClientCreate = z
     scopes: z
       .array(z.enum(SCOPES))
       .min(1, 'must name at least one scope')
-      .default(['read'])
+      .default([...TRACE_SCOPES])
       .describe(
-        'read: GET routes; write: traces, uploads and other changes; admin: API clients and webhook endpoints. Default read',
+        'read: GET routes; write: traces, uploads and other changes; admin: API clients and webhook endpoints. ' +
+          'Default `read write`: what a trace needs (send a property or a batch, poll it, download it)',
       ),
   })
   .strict()

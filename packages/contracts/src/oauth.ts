@@ -1,13 +1,6 @@
 import { z } from 'zod';
 
-/**
- * API scopes: `read` for GET operations, `write` for tracing, uploads and other changes,
- * `admin` for administering the account's API clients and webhook endpoints. `admin` is
- * granted only to the account's own credentials: a client_credentials client created with
- * it, or a user signed in to the web console; never to a third-party app (docs/oauth.md).
- */
-export const SCOPES = ['read', 'write', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { parseScopes, SCOPES, TRACE_SCOPES, type Scope } from './scopes.ts';
 
 /** client_id of the web console: a public client (PKCE) the auth server registers on start. */
 export const CONSOLE_CLIENT_ID = 'skiptrace-console';

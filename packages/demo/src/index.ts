@@ -12,3 +12,10 @@ export { OWNER_SITUATIONS, generateOwnerWorld, ownerWorldPeopleNdjson, ownerWorl
 export type { OwnerSituation, OwnerWorld, OwnerWorldParcel, OwnerWorldPerson, ParcelTruth } from './owner-world.ts';
 export { mulberry32 } from './prng.ts';
 export type { Random } from './prng.ts';
+export {
+  DEMO_DNC_PER_MILLE,
+  DEMO_LITIGATOR_PER_MILLE,
+  demoSuppressionLists,
+  demoSuppressionOf,
+} from './suppression.ts';
+export type { DemoSuppressionKind } from './suppression.ts';

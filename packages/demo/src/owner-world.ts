@@ -269,7 +269,7 @@ const GOES_BY: Readonly<Record<string, string>> = {
  * people; only NPA-555-0100…0199 is used in each, the fictional range). The places' codes
  * are tried first for landlines.
  */
-const MORE_AREA_CODES = (
+export const MORE_AREA_CODES = (
   '201 203 205 206 207 209 210 214 215 216 217 219 224 225 228 229 231 234 239 240 248 251 252 253 254 ' +
   '256 260 262 267 269 270 276 281 301 302 303 304 305 307 308 309 310 312 313 314 315 316 317 318 319 ' +
   '320 321 323 325 330 334 336 337 339 346 347 352 360 361 385 386 401 402 404 405 406 407 408 409 410 ' +

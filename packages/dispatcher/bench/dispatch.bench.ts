@@ -18,7 +18,6 @@ import { webhookConfig } from '@skiptrace/webhooks';
 import { createDispatcher } from '../src/dispatcher.ts';
 import { insertEndpoint } from '@skiptrace/webhooks';
 import { generateSecret, sign } from '@skiptrace/webhooks';
-import { webhookMigrationsDir } from '../test/harness.ts';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2500);
@@ -29,7 +28,7 @@ const urls = testUrls();
 const database = await createTestDatabaseUrl('dispatch_bench');
 const vhost = await createTestVhost('dispatch-bench');
 const prefix = randomPrefix('dispatch-bench');
-const db = createPostgresDatabase({ url: database.url, migrationsDir: webhookMigrationsDir(), max: 20 });
+const db = createPostgresDatabase({ url: database.url, max: 20 });
 await db.migrate();
 const publisher = await createBus({ amqpUrl: vhost.url });
 const bus = await createBus({ amqpUrl: vhost.url });

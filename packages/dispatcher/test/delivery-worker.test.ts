@@ -11,13 +11,12 @@ import type { OutgoingWebhook } from '@skiptrace/webhooks';
 import { fanOut } from '@skiptrace/webhooks';
 import { scheduleMessage } from '@skiptrace/webhooks';
 import { generateSecret } from '@skiptrace/webhooks';
-import { webhookMigrationsDir } from './harness.ts';
 
 /** The claim loop on its own: the store and the request are stand-ins the test holds. */
 describe('delivery worker', () => {
   let db: Database;
   beforeAll(async () => {
-    db = createPgliteDatabase({ migrationsDir: webhookMigrationsDir() });
+    db = createPgliteDatabase();
     await db.migrate();
   }, 30_000);
   afterAll(() => db.close());

@@ -1,25 +1,13 @@
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import express from 'express';
 import { createBus, type MessageBus } from '@skiptrace/messaging';
 import { createMemoryKeyValue, type KeyValueStore } from '@skiptrace/kv';
-import { createPgliteDatabase, DEFAULT_MIGRATIONS_DIR, type Database } from '@skiptrace/storage';
+import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import { createBearerAuth } from '@skiptrace/bearer';
 import { errorHandler, jsonBody, requestContext, silentLogger } from '@skiptrace/runtime';
 import { webhookConfig, type WebhookConfig } from '@skiptrace/webhooks';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
 import { createWebhooksRouter } from '@skiptrace/webhooks';
 import type { Resolver } from '@skiptrace/webhooks';
-
-/** A directory holding only this service's migrations (its 040–059 range), so other teams' files in flux cannot break these tests. */
-export function webhookMigrationsDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'webhook-migrations-'));
-  for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((n) => /^0[45]\d_.*\.sql$/.test(n))) {
-    copyFileSync(join(DEFAULT_MIGRATIONS_DIR, name), join(dir, name));
-  }
-  return dir;
-}
 
 /** The gateway's scope check; the test app sets req.auth itself, so the key set is never consulted. */
 const { requireScope } = createBearerAuth({ issuer: 'http://test', audience: 'test', jwks: () => ({ keys: [] }) });
@@ -71,7 +59,7 @@ export async function createHarness(
   overrides: Partial<WebhookConfig> = {},
   options: { resolver?: Resolver; random?: () => number } = {},
 ): Promise<Harness> {
-  const db = createPgliteDatabase({ migrationsDir: webhookMigrationsDir() });
+  const db = createPgliteDatabase();
   await db.migrate();
   const bus = await createBus();
   const config = webhookConfig({ allowPrivate: true, pollMs: 10, ...overrides });

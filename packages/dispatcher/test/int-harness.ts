@@ -15,7 +15,6 @@ import { webhookConfig, type WebhookConfig } from '@skiptrace/webhooks';
 import { createDispatcher, type Dispatcher } from '../src/dispatcher.ts';
 import { insertEndpoint } from '@skiptrace/webhooks';
 import { generateSecret } from '@skiptrace/webhooks';
-import { webhookMigrationsDir } from './harness.ts';
 
 /**
  * Real PostgreSQL (a database of its own), Redis (a key prefix of its own) and RabbitMQ
@@ -41,7 +40,7 @@ export async function createIntHarness(overrides: Partial<WebhookConfig> = {}): 
   const database: TestDatabase = await createTestDatabaseUrl('dispatcher');
   const vhost: TestVhost = await createTestVhost('dispatcher');
   const redisPrefix = randomPrefix('dispatcher');
-  const db = createPostgresDatabase({ url: database.url, migrationsDir: webhookMigrationsDir() });
+  const db = createPostgresDatabase({ url: database.url });
   await db.migrate();
   const publisher = await createBus({ amqpUrl: vhost.url });
   const kv = createRedisKeyValue({ url: urls.redisUrl, prefix: redisPrefix });

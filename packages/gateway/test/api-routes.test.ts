@@ -205,9 +205,16 @@ describe('/api/v1/clients', () => {
     expect(shown).not.toHaveProperty('client_secret');
   });
 
-  it('defaults to the read scope and names every bad field', async () => {
+  it('defaults to the scopes a trace needs (read write, never admin) and names every bad field', async () => {
     const created = await request(app).post('/api/v1/clients').set('Authorization', ALICE_A).send({ name: 'r' });
-    expect(created.body.scopes).toEqual(['read']);
+    expect(created.body.scopes).toEqual(['read', 'write']);
+    expect((await accounts.findClient(created.body.client_id))?.scopes).toBe('read write');
+    const empty = await request(app)
+      .post('/api/v1/clients')
+      .set('Authorization', ALICE_A)
+      .send({ name: 'none', scopes: [] })
+      .expect(400);
+    expect(empty.body.message).toContain('must name at least one scope');
     const bad = await request(app)
       .post('/api/v1/clients')
       .set('Authorization', ALICE_A)

@@ -7,9 +7,9 @@ import { createPgliteDatabase } from '../src/database-pglite.ts';
 import { createDatabase } from '../src/index.ts';
 import { describeDatabaseContract } from './database.contract.ts';
 
-// Starting a PGlite instance takes 1–3 s of WASM start-up (more on a busy machine), and
-// the migration tests start one per test.
-jest.setTimeout(30_000);
+// Starting a PGlite instance takes 1–3 s of WASM start-up, and the migration tests start
+// one per test: over 30 s each on a loaded 2-core machine (seen at load 12).
+jest.setTimeout(180_000);
 
 describeDatabaseContract({
   kind: 'pglite',

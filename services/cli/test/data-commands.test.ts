@@ -61,6 +61,35 @@ describe('demo-data', () => {
   );
 
   it(
+    'writes the demo Do-Not-Call and litigator lists, which import-suppression loads',
+    async () => {
+      const dnc = join(dir, 'demo-dnc.txt');
+      const litigator = join(dir, 'demo-litigator.txt');
+      const run = await cli(
+        'demo-data',
+        '--rows',
+        '5',
+        '--out',
+        join(dir, 'five.csv'),
+        '--dnc',
+        dnc,
+        '--litigator',
+        litigator,
+      );
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/wrote the demo dnc list \(\d+ numbers\)/);
+      const numbers = (await readFile(dnc, 'utf8')).trim().split('\n');
+      expect(numbers.length).toBeGreaterThan(1000);
+      for (const n of numbers) expect(n).toMatch(/^\+1[2-9]\d{2}55501\d{2}$/);
+      const loaded = await cli('import-suppression', '--kind', 'litigator', litigator);
+      expect(loaded.code).toBe(0);
+      const count = (await readFile(litigator, 'utf8')).trim().split('\n').length;
+      expect(loaded.stdout).toContain(`litigator: read ${count}, imported ${count}`);
+    },
+    SPAWN_TEST_MS,
+  );
+
+  it(
     'refuses a bad --rows',
     async () => {
       expect((await cli('demo-data', '--rows', 'many')).code).toBe(2);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AuthService } from '@skiptrace/auth';
-import { countContacts, countPropertyRecords, importContacts } from '@skiptrace/contacts';
-import { demoQueryFor, generateContacts } from '@skiptrace/demo';
+import { countContacts, countPropertyRecords, importContacts, importSuppression } from '@skiptrace/contacts';
+import { demoQueryFor, demoSuppressionLists, generateContacts } from '@skiptrace/demo';
 import type { Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { StandaloneConfig } from './config.ts';
@@ -14,8 +14,9 @@ const DEMO_SEED = 42;
  * First start of a fresh data directory: generates synthetic contacts (fictional
  * 555-01XX phones), an owner world (people who moved over twenty years and a county roll of
  * their parcels: absentee landlords, owners who moved out, trusts, estates, companies —
- * demo-owners.ts) and the demo account, client and user, then prints how to use them.
- * Later starts find them in place and only print the instructions again.
+ * demo-owners.ts), the demo's Do-Not-Call and litigator lists (a small share of those phones,
+ * so traces and exports show both flags) and the demo account, client and user, then prints
+ * how to use them. Later starts find them in place and only print the instructions again.
  */
 export async function loadDemoData(deps: {
   db: Database;
@@ -41,6 +42,7 @@ export async function loadDemoData(deps: {
       logger.info(counts, 'demo owner world loaded (people with address history, property records)');
     }
   }
+  if (config.demoRows > 0) await loadDemoSuppression(db, logger);
   const absentee = owners === null ? null : demoOwnerExample(owners);
   const demoBatch = join(env.SKIPTRACE_DATA_DIR, 'demo-batch.csv');
   if (config.demoRows > 0) {
@@ -63,7 +65,12 @@ export async function loadDemoData(deps: {
       `  OAuth server:   ${base}/.well-known/openid-configuration`,
       `  demo client:    client_id=${demo.clientId} client_secret=${demo.clientSecret}`,
       `  demo user:      ${demo.email} / ${demo.password}`,
-      ...(config.demoRows > 0 ? [`  demo batch:     ${demoBatch}   (upload it on the console's Batches page)`] : []),
+      ...(config.demoRows > 0
+        ? [
+            `  demo batch:     ${demoBatch}   (upload it on the console's Batches page)`,
+            "  DNC, litigator: about 1 demo phone in 10 is on the demo's Do-Not-Call list, 1 in 100 on its litigator list (flagged in traces and exports)",
+          ]
+        : []),
       '',
       'Get a token:',
       `  TOKEN=$(curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${demo.clientId} \\`,
@@ -84,4 +91,18 @@ export async function loadDemoData(deps: {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * The demo's suppression lists (@skiptrace/demo, suppression.ts): about 10 % of its fictional
+ * numbers on the Do-Not-Call list, 1 % on the litigator list. Loaded on every start with demo
+ * data — numbers already listed count as duplicates — so a data directory made before the lists
+ * existed gets them too.
+ */
+async function loadDemoSuppression(db: Database, logger: Logger): Promise<void> {
+  const lists = demoSuppressionLists();
+  for (const kind of ['dnc', 'litigator'] as const) {
+    const counts = await importSuppression(db, lists[kind].join('\n'), { kind });
+    if (counts.imported > 0) logger.info({ kind, ...counts }, 'demo suppression list loaded');
+  }
 }

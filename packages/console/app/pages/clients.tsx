@@ -21,12 +21,13 @@ import {
   SubmitButton,
   useAction,
 } from '../components/ui.tsx';
+import { TRACE_SCOPES } from '@skiptrace/contracts/scopes';
 import { when } from '../format.ts';
 import { getConfig } from '../auth.ts';
 
 const SCOPES: { scope: Scope; help: string }[] = [
-  { scope: 'read', help: 'GET: results, batches, webhooks' },
-  { scope: 'write', help: 'trace, upload, erase, cancel, resend deliveries' },
+  { scope: 'read', help: 'GET: poll results, follow and download batches, webhooks' },
+  { scope: 'write', help: 'trace a property, upload a batch, erase, cancel, resend deliveries' },
   { scope: 'admin', help: 'manage API clients and webhook endpoints' },
 ];
 
@@ -77,7 +78,8 @@ function Credentials({ shown, onDismiss }: { shown: Shown; onDismiss: () => void
 export function ClientsPage() {
   const [clients, setClients] = useState<ApiClient[]>([]);
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>(['read']);
+  // What a trace needs (send, poll, download) unless the user chooses otherwise.
+  const [scopes, setScopes] = useState<Scope[]>([...TRACE_SCOPES]);
   const [shown, setShown] = useState<Shown | null>(null);
   const load = useAction(async () => setClients(await listClients()));
   useEffect(() => void load.run(), []);
@@ -128,6 +130,15 @@ export function ClientsPage() {
             selected={scopes}
             onChange={setScopes}
           />
+          <p className="muted" id="scope-hint">
+            {scopes.length === 0
+              ? 'Choose at least one scope.'
+              : TRACE_SCOPES.every((s) => scopes.includes(s))
+                ? 'read and write are what a trace needs: send a property or a list, poll it, download it.'
+                : `Without ${TRACE_SCOPES.filter((s) => !scopes.includes(s)).join(' and ')} this client cannot ${
+                    scopes.includes('write') ? 'poll results or download batches' : 'trace a property or upload a list'
+                  }.`}
+          </p>
           <SubmitButton label="Create client" disabled={create.busy || scopes.length === 0} />
         </form>
         <ErrorNotice error={create.error} />

@@ -1,7 +1,26 @@
-import { optionalString, requireString, type Command } from '../command.ts';
+import { parseScopes, SCOPES, TRACE_SCOPES } from '@skiptrace/contracts';
+import { optionalString, requireString, UsageError, type Command, type Values } from '../command.ts';
 import { callSystem, withAccounts } from '../store.ts';
 
 const list = (value: string | undefined) => value?.split(/[,\s]+/).filter(Boolean);
+
+/**
+ * The client's scopes from `--scope` (or the older `--scopes`): names among read, write and
+ * admin, separated by spaces or commas, checked here; without either, what a trace needs
+ * (TRACE_SCOPES, `read write`), said on stderr.
+ */
+export function scopeOption(values: Values, stderr: NodeJS.WritableStream = process.stderr): string {
+  const given = optionalString(values, 'scope') ?? optionalString(values, 'scopes');
+  if (given === undefined) {
+    stderr.write(`scopes: ${TRACE_SCOPES.join(' ')} (the default: what a trace needs; --scope to choose)\n`);
+    return TRACE_SCOPES.join(' ');
+  }
+  const { scopes, unknown } = parseScopes(given);
+  if (unknown.length)
+    throw new UsageError(`--scope: unknown scope ${unknown.join(', ')} (scopes: ${SCOPES.join(', ')})`);
+  if (!scopes.length) throw new UsageError(`--scope: name at least one of ${SCOPES.join(', ')}`);
+  return scopes.join(' ');
+}
 
 export const clientsCreate: Command = {
   name: 'clients create',
@@ -16,7 +35,12 @@ export const clientsCreate: Command = {
       description: 'client_credentials (default), authorization_code, refresh_token',
     },
     'redirect-uri': { type: 'string', value: 'U[,U2]', description: 'needed with authorization_code' },
-    scopes: { type: 'string', value: '"read write"', description: 'default read' },
+    scope: {
+      type: 'string',
+      value: '"read write"',
+      description: `its scopes among ${SCOPES.join(', ')} (default "${TRACE_SCOPES.join(' ')}": what a trace needs)`,
+    },
+    scopes: { type: 'string', value: '"read write"', description: 'the same as --scope (older name)' },
     public: { type: 'boolean', description: 'no secret; authorization_code with PKCE' },
   },
   async run({ values, env }) {
@@ -25,7 +49,7 @@ export const clientsCreate: Command = {
       accountId: optionalString(values, 'account'),
       grantTypes: list(optionalString(values, 'grants')),
       redirectUris: list(optionalString(values, 'redirect-uri')),
-      scopes: optionalString(values, 'scopes'),
+      scopes: scopeOption(values),
       public: values.public === true,
     };
     const created = await withAccounts(

@@ -1,13 +1,16 @@
 /**
- * `pnpm skiptrace demo-data --rows N --seed S [--out FILE]`: a deterministic synthetic
- * contact file in the canonical CSV format (fictional NPA-555-01XX phones, example.com
- * e-mails), ready for `pnpm skiptrace import`. Prints on stderr an address that matches.
+ * `pnpm skiptrace demo-data --rows N --seed S [--out FILE] [--dnc FILE] [--litigator FILE]`:
+ * a deterministic synthetic contact file in the canonical CSV format (fictional NPA-555-01XX
+ * phones, example.com e-mails), ready for `pnpm skiptrace import`, and the demo's Do-Not-Call
+ * and litigator lists (about 1 number in 10 and 1 in 100, @skiptrace/demo suppression.ts),
+ * ready for `pnpm skiptrace import-suppression`. Prints on stderr an address that matches.
  */
+import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { CONTACT_COLUMNS, demoQueryFor, generateContacts } from '@skiptrace/demo';
+import { CONTACT_COLUMNS, demoQueryFor, demoSuppressionLists, generateContacts } from '@skiptrace/demo';
 import type { ContactRow } from '@skiptrace/demo';
 import { csvCell, csvPhoneCell } from '@skiptrace/runtime';
 import type { Command } from '../command.ts';
@@ -49,6 +52,16 @@ export const demoDataCommand: Command = {
     rows: { type: 'string', value: 'N', description: 'how many contacts (default 1000)' },
     seed: { type: 'string', value: 'S', description: 'random seed: same seed, same file (default 42)' },
     out: { type: 'string', short: 'o', value: 'FILE', description: 'where to write (default stdout)' },
+    dnc: {
+      type: 'string',
+      value: 'FILE',
+      description: "also write the demo's Do-Not-Call list (import-suppression --kind dnc FILE)",
+    },
+    litigator: {
+      type: 'string',
+      value: 'FILE',
+      description: "also write the demo's litigator list (import-suppression --kind litigator FILE)",
+    },
   },
   async run({ values, positionals }) {
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
@@ -62,6 +75,13 @@ export const demoDataCommand: Command = {
     if (done) {
       out.end();
       await done;
+    }
+    const lists = demoSuppressionLists();
+    for (const kind of ['dnc', 'litigator'] as const) {
+      const file = optionalString(values, kind);
+      if (file === undefined) continue;
+      await writeFile(file, `${lists[kind].join('\n')}\n`);
+      process.stderr.write(`wrote the demo ${kind} list (${lists[kind].length} numbers) to ${file}\n`);
     }
     const [first] = generateContacts({ rows: 1, seed });
     if (first) {
