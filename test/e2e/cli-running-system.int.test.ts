@@ -234,10 +234,36 @@ describe.each<Mode>(['embedded', 'postgres'])('every CLI command against a runni
       const tokenFile = join(dir, 'token');
       await writeFile(tokenFile, `${token}\n`);
       const auth = ['--token-file', tokenFile];
-      const batch = json<{ id: string; status: string }>(await cli('batch', 'submit', input, '--wait', ...auth));
-      expect(batch.status).toBe('completed');
+      const batch = json<{ id: string; status: string; name: string; tags: string[] }>(
+        await cli('batch', 'submit', input, '--wait', '--tag', 'austin,q1', ...auth),
+      );
+      expect(batch).toMatchObject({ status: 'completed', name: 'batch.csv', tags: ['austin', 'q1'] });
       expect(json<{ id: string }>(await cli('batch', 'status', batch.id, ...auth)).id).toBe(batch.id);
       expect((await cli('batch', 'list', '--json', ...auth)).stdout).toContain(batch.id);
+      // Names: renamed, listed; a re-run of the whole list traced fresh, named after it.
+      const renamed = json<{ name: string; tags: string[] }>(
+        await cli('batch', 'update', batch.id, '--name', 'Austin list', '--tag', '', ...auth),
+      );
+      expect(renamed).toMatchObject({ name: 'Austin list', tags: [] });
+      const fresh = json<{
+        id: string;
+        status: string;
+        name: string;
+        fresh: boolean;
+        reused: number;
+        rerun_of: string;
+      }>(await cli('batch', 'rerun', batch.id, '--all', '--wait', ...auth));
+      expect(fresh).toMatchObject({
+        status: 'completed',
+        name: 'Austin list (fresh)',
+        fresh: true,
+        reused: 0,
+        rerun_of: batch.id,
+      });
+      const table = (await cli('batch', 'list', ...auth)).stdout;
+      expect(table).toMatch(/NAME/);
+      expect(table).toContain('Austin list (fresh)');
+      expect((await cli('batch', 'cancel', fresh.id, '--purge', ...auth)).code).toBe(0);
       const out = join(dir, 'out.csv');
       expect((await cli('batch', 'download', batch.id, '--out', out, ...auth)).code).toBe(0);
       expect((await readFile(out, 'utf8')).trim().split('\n')).toHaveLength(2);
@@ -249,7 +275,7 @@ describe.each<Mode>(['embedded', 'postgres'])('every CLI command against a runni
         data: { client_id: string | null }[];
       };
       expect(usage.totals.sync_traces).toBe(5);
-      expect(usage.totals.batch_rows).toBe(1);
+      expect(usage.totals.batch_rows).toBe(2);
       expect(usage.data.map((r) => r.client_id)).toEqual([created.client.clientId]);
     },
     TEST_MS,

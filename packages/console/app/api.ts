@@ -71,8 +71,18 @@ const page = async <T>(pending: Promise<Result<T[]>>): Promise<Page<T>> => {
 // #region Skip trace
 export const trace = (property: Property) => body(api().POST('/property/skiptrace', { body: property }));
 export const getTrace = (id: number) => body(api().GET('/property/skiptrace/{id}', { params: { path: { id } } }));
-export const listTraces = (limit: number, cursor?: string) =>
-  page(api().GET('/property/skiptrace', { params: { query: { limit, cursor } } }));
+/** History's filters (GET /property/skiptrace): each narrows the list, all given must hold. */
+export interface HistoryFilters {
+  address?: string;
+  name?: string;
+  phone?: string;
+  batch?: string;
+  status?: PropertyResponse['status'];
+  from?: string;
+  to?: string;
+}
+export const listTraces = (limit: number, cursor?: string, filters: HistoryFilters = {}) =>
+  page(api().GET('/property/skiptrace', { params: { query: { ...filters, limit, cursor } } }));
 export const erase = (id: number) => body(api().DELETE('/plants/{id}', { params: { path: { id } } }));
 // #endregion
 
@@ -119,6 +129,13 @@ export const previewBatch = (file: Blob, format: UploadFormat, read: ReadChoice,
     }),
   );
 
+/** A new list's name and tags, and whether every row is traced afresh (no reuse of recent results). */
+export interface ListIdentity {
+  name?: string;
+  tags?: string[];
+  fresh?: boolean;
+}
+
 /** Streams the file as it is; map: field → input column name; saveMapping remembers it for this header set. */
 export function submitBatch(
   file: Blob,
@@ -126,10 +143,20 @@ export function submitBatch(
   map: Record<string, string>,
   read: ReadChoice = {},
   saveMapping = false,
+  identity: ListIdentity = {},
 ) {
   return body(
     api().POST('/property/skiptrace/batches', {
-      params: { query: { map: mapQuery(map), ...readQuery(read), save_mapping: saveMapping ? 'true' : undefined } },
+      params: {
+        query: {
+          map: mapQuery(map),
+          ...readQuery(read),
+          save_mapping: saveMapping ? 'true' : undefined,
+          name: identity.name || undefined,
+          tags: identity.tags?.length ? identity.tags.join(',') : undefined,
+          fresh: identity.fresh ? 'true' : undefined,
+        },
+      },
       body: file as unknown as string,
       ...rawBody,
       headers: { 'content-type': CONTENT_TYPES[format] },
@@ -140,6 +167,11 @@ export const getBatch = (id: string) =>
   body(api().GET('/property/skiptrace/batches/{id}', { params: { path: { id } } }));
 export const listBatches = (limit: number, cursor?: string) =>
   page(api().GET('/property/skiptrace/batches', { params: { query: { limit, cursor } } }));
+export const updateBatch = (id: string, update: Schemas['BatchUpdate']) =>
+  body(api().PATCH('/property/skiptrace/batches/{id}', { params: { path: { id } }, body: update }));
+/** A new batch of the batch's misses (or all its rows), traced afresh. */
+export const rerunBatch = (id: string, request: Schemas['BatchRerun']) =>
+  body(api().POST('/property/skiptrace/batches/{id}/rerun', { params: { path: { id } }, body: request }));
 export const cancelBatch = (id: string) =>
   body(api().DELETE('/property/skiptrace/batches/{id}', { params: { path: { id } } })) as Promise<BatchStatus>;
 export const purgeBatch = (id: string) =>

@@ -3,6 +3,10 @@ const integer = new Intl.NumberFormat('en-US');
 export const count = (n: number) => integer.format(n);
 export const percent = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)} %` : '—');
 
+/** A share 0–1 as a percentage, "—" when there is none. */
+export const share = (value: number | null | undefined) =>
+  value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)} %`;
+
 export function duration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
   if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BatchSummary } from './messages.ts';
+import { BATCH_LIMITS, splitTags } from './batch-tags.ts';
 import { MAPPING_FIELDS } from './property-fields.ts';
 
 /** The fields a column can be mapped to: the Property's (mailing address as four) and the owner's whole name. */
@@ -73,9 +74,6 @@ export const BatchAccepted = z
   .meta({ id: 'BatchAccepted' });
 export type BatchAccepted = z.infer<typeof BatchAccepted>;
 
-/** Limits of a batch's name and tags. */
-export const BATCH_LIMITS = { name: 200, tag: 40, tags: 10 } as const;
-
 /** A batch's name: the uploaded file's name by default. */
 export const BatchName = z
   .string()
@@ -107,19 +105,6 @@ export const BatchTagsQuery = z
     for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
   })
   .describe('Tags, comma-separated (at most 10, 1–40 characters each)');
-
-/** The tags of a comma-separated ?tags= value, trimmed, empty ones dropped, each once. */
-export function splitTags(text: string | undefined): string[] {
-  if (!text) return [];
-  return [
-    ...new Set(
-      text
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean),
-    ),
-  ];
-}
 
 /** PATCH /property/skiptrace/batches/{id}: rename, retag. */
 export const BatchUpdate = z

@@ -8,6 +8,7 @@ export * from './webhooks.ts';
 export * from './openapi.ts';
 export * from './batches.ts';
 export * from './batch-states.ts';
+export * from './batch-tags.ts';
 export * from './clients.ts';
 export * from './usage.ts';
 export * from './members.ts';

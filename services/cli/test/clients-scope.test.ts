@@ -1,18 +1,7 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import { scopeOption } from '../src/commands/clients.ts';
 import { UsageError } from '../src/command.ts';
-
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
+import { capture } from './capture.ts';
 
 describe('clients create --scope', () => {
   it('defaults to what a trace needs, read write, and says so', () => {

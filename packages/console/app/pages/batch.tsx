@@ -9,6 +9,8 @@ import {
   listRejects,
   purgeBatch,
   rejectsCsv,
+  rerunBatch,
+  updateBatch,
   type BatchReject,
   type BatchStatus,
 } from '../api.ts';
@@ -23,8 +25,10 @@ import {
   StatusBadge,
   useAction,
 } from '../components/ui.tsx';
-import { count, duration, percent, when } from '../format.ts';
+import { splitTags } from '@skiptrace/contracts/batch-tags';
+import { count, duration, percent, share, when } from '../format.ts';
 import { Link, useRoute } from '../router.tsx';
+import { Tags } from './batches.tsx';
 
 /** Poll every 250 ms for the first 10 s (a demo batch is done in about a second), then every second. */
 const pollDelay = (startedAt: number) => (Date.now() - startedAt < 10_000 ? 250 : 1000);
@@ -139,6 +143,86 @@ function Rejects({ batch }: { batch: BatchStatus }) {
   );
 }
 
+/** The list's name and tags, editable. */
+function ListIdentity({ batch, onSaved }: { batch: BatchStatus; onSaved: (b: BatchStatus) => void }) {
+  const [name, setName] = useState(batch.name);
+  const [tags, setTags] = useState(batch.tags.join(', '));
+  useEffect(() => {
+    setName(batch.name);
+    setTags(batch.tags.join(', '));
+  }, [batch.id]);
+  const save = useAction(async () =>
+    onSaved(await updateBatch(batch.id, { name: name.trim(), tags: splitTags(tags) })),
+  );
+  const changed = name.trim() !== batch.name || splitTags(tags).join(',') !== batch.tags.join(',');
+  return (
+    <Card title="List">
+      <form
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (changed && name.trim()) void save.run();
+        }}
+      >
+        <label className="field">
+          <span>Name</span>
+          <input value={name} maxLength={200} required onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>
+            Tags <small>(comma-separated)</small>
+          </span>
+          <input value={tags} maxLength={400} onChange={(e) => setTags(e.target.value)} />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="button secondary" disabled={!changed || !name.trim() || save.busy}>
+            {save.busy ? 'Saving…' : 'Save name and tags'}
+          </button>
+        </div>
+      </form>
+      <ErrorNotice error={save.error} />
+    </Card>
+  );
+}
+
+/** Re-run the misses (optionally the failed rows too), or the whole list, as a new batch traced afresh. */
+function Rerun({ batch }: { batch: BatchStatus }) {
+  const { navigate } = useRoute();
+  const [withFailed, setWithFailed] = useState(false);
+  const rerun = useAction(async (rows: 'misses' | 'all') => {
+    const started = await rerunBatch(batch.id, { rows, include_failed: withFailed });
+    navigate(`/batches/${started.id}`);
+  });
+  const misses = batch.no_match + (withFailed ? batch.failed : 0);
+  return (
+    <Card title="Re-run">
+      <p className="muted">
+        A re-run is a new batch traced afresh: no row is answered from results of the last 24 hours.
+      </p>
+      {batch.failed > 0 && (
+        <label className="checkbox">
+          <input type="checkbox" checked={withFailed} onChange={(e) => setWithFailed(e.target.checked)} /> Include the{' '}
+          {count(batch.failed)} failed {batch.failed === 1 ? 'row' : 'rows'}
+        </label>
+      )}
+      <div className="button-row">
+        <button
+          type="button"
+          className="button primary"
+          disabled={rerun.busy || misses === 0}
+          onClick={() => void rerun.run('misses')}
+        >
+          Re-run misses ({count(misses)})
+        </button>
+        <button type="button" className="button secondary" disabled={rerun.busy} onClick={() => void rerun.run('all')}>
+          Re-run all fresh
+        </button>
+      </div>
+      <ErrorNotice error={rerun.error} />
+    </Card>
+  );
+}
+
 export function BatchPage({ id }: { id: string }) {
   const { navigate } = useRoute();
   const [batch, setBatch] = useState<BatchStatus | null>(null);
@@ -189,10 +273,24 @@ export function BatchPage({ id }: { id: string }) {
   return (
     <>
       <PageHeader
-        title={`Batch ${batch.id}`}
+        title={batch.name}
         lead={
           <>
-            <Link to="/batches">All batches</Link> · created {when(batch.created_at)}
+            <Link to="/batches">All batches</Link> · batch {batch.id} · created {when(batch.created_at)}
+            {batch.rerun_of && (
+              <>
+                {' '}
+                · {batch.fresh ? 're-run of ' : ''}
+                <Link to={`/batches/${batch.rerun_of}`}>batch {batch.rerun_of}</Link>
+              </>
+            )}
+            {batch.fresh && !batch.rerun_of && ' · traced fresh'}
+            {batch.tags.length > 0 && (
+              <>
+                {' '}
+                · <Tags tags={batch.tags} />
+              </>
+            )}
           </>
         }
         actions={<StatusBadge status={batch.status} />}
@@ -220,6 +318,10 @@ export function BatchPage({ id }: { id: string }) {
           <Stat label="Failed" value={count(batch.failed)} tone={batch.failed ? 'bad' : undefined} />
           {batch.erased > 0 && <Stat label="Erased before trace" value={count(batch.erased)} />}
           <Stat label="Match rate" value={percent(batch.matched, batch.processed - batch.erased)} />
+          <Stat label="Phones found" value={count(batch.phones)} />
+          <Stat label="Mobile share" value={share(batch.mobile_share)} />
+          <Stat label="Reused" value={count(batch.reused)} />
+          <Stat label="Duration" value={duration(batch.duration_seconds)} />
           <Stat label="Rate" value={`${count(Math.round(batch.rate))} rows/s`} />
           <Stat label="Time left" value={active(batch) ? duration(batch.eta_seconds) : '—'} />
         </dl>
@@ -259,6 +361,8 @@ export function BatchPage({ id }: { id: string }) {
         </div>
       </Card>
       {batch.rejected > 0 && <Rejects batch={batch} />}
+      <ListIdentity batch={batch} onSaved={setBatch} />
+      {!active(batch) && <Rerun batch={batch} />}
       <Card title="Manage">
         <div className="button-row">
           {active(batch) && (

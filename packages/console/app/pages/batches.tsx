@@ -1,10 +1,11 @@
 /** Batches: upload a file and map its columns, then the account's batches with their match rate. */
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { mappingWarnings, resolveColumns, type ColumnMap } from '@skiptrace/batches/column-rules';
+import { splitTags } from '@skiptrace/contracts/batch-tags';
 import { listBatches, submitBatch, type BatchStatus, type ReadChoice } from '../api.ts';
 import { getConfig } from '../auth.ts';
-import { Card, DataTable, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
-import { count, percent, when } from '../format.ts';
+import { Badge, Card, DataTable, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
+import { count, duration, percent, share, when } from '../format.ts';
 import { FIELD_LABELS, MAPPING_FIELDS, REQUIRED_FIELDS, type MappingField } from '../fields.ts';
 import { formatOf, previewFile, type FilePreview } from '../preview.ts';
 import { Link, useRoute } from '../router.tsx';
@@ -47,11 +48,15 @@ function Upload() {
   const [preview, setPreview] = useState<FilePreview | null>(null);
   const [mapping, setMapping] = useState<Mapping | null>(null);
   const [remember, setRemember] = useState(true);
+  const [name, setName] = useState('');
+  const [tags, setTags] = useState('');
+  const [fresh, setFresh] = useState(false);
   const [previewError, setPreviewError] = useState<unknown>(null);
   const sample = getConfig().sampleCsv;
 
   /** Reads the file's start on the server, as the upload will; `choice` forces encoding, delimiter or sheet. */
   const load = async (chosen: File | null, choice: ReadChoice) => {
+    if (chosen !== file) setName(chosen?.name ?? '');
     setFile(chosen);
     setRead(choice);
     setPreview(null);
@@ -75,7 +80,11 @@ function Upload() {
     preview && mapping ? mappingWarnings(preview.columns, resolveColumns(preview.columns, chosenMap())) : [];
   const start = useAction(async () => {
     if (!file || !preview || !mapping) return;
-    const accepted = await submitBatch(file, formatOf(file), chosenMap() as Record<string, string>, read, remember);
+    const accepted = await submitBatch(file, formatOf(file), chosenMap() as Record<string, string>, read, remember, {
+      name: name.trim() || file.name,
+      tags: splitTags(tags),
+      fresh,
+    });
     navigate(`/batches/${accepted.id}`);
   });
   const encodingNote =
@@ -231,6 +240,28 @@ function Upload() {
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember this
             mapping for files with these columns
           </label>
+          <h3 className="section-title">List</h3>
+          <div className="form-grid">
+            <label className="field">
+              <span>Name</span>
+              <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} placeholder={file?.name} />
+            </label>
+            <label className="field">
+              <span>
+                Tags <small>(optional, comma-separated)</small>
+              </span>
+              <input
+                value={tags}
+                maxLength={400}
+                onChange={(e) => setTags(e.target.value)}
+                placeholder="austin, absentee"
+              />
+            </label>
+          </div>
+          <label className="checkbox">
+            <input type="checkbox" checked={fresh} onChange={(e) => setFresh(e.target.checked)} /> Force fresh: trace
+            every row again, even those traced in the last 24 hours
+          </label>
           <div className="form-actions">
             <button
               type="button"
@@ -248,6 +279,20 @@ function Upload() {
   );
 }
 
+/** The tags of a list, as small labels. */
+export function Tags({ tags }: { tags: readonly string[] }) {
+  return (
+    <span className="tags">
+      {tags.map((t) => (
+        <Fragment key={t}>
+          {' '}
+          <Badge tone="info">{t}</Badge>
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
 function BatchList() {
   const [batches, setBatches] = useState<BatchStatus[]>([]);
   const [next, setNext] = useState<string | null>(null);
@@ -262,13 +307,16 @@ function BatchList() {
       <ErrorNotice error={load.error} />
       <DataTable
         columns={[
-          'Batch',
+          'Name',
           'Status',
           'Created',
           { label: 'Rows', num: true },
           { label: 'Matched', num: true },
-          { label: 'Match rate', num: true },
+          { label: 'Phones found', num: true },
+          { label: 'Mobile share', num: true },
+          { label: 'Reused', num: true },
           { label: 'Rejected', num: true },
+          { label: 'Duration', num: true },
         ]}
         rows={batches.length}
         busy={load.busy}
@@ -277,16 +325,22 @@ function BatchList() {
         {batches.map((b) => (
           <tr key={b.id}>
             <td>
-              <Link to={`/batches/${b.id}`}>Batch {b.id}</Link>
+              <Link to={`/batches/${b.id}`}>{b.name}</Link>
+              {b.tags.length > 0 && <Tags tags={b.tags} />}
             </td>
             <td>
               <StatusBadge status={b.status} />
             </td>
             <td>{when(b.created_at)}</td>
             <td className="num">{count(b.total)}</td>
-            <td className="num">{count(b.matched)}</td>
-            <td className="num">{percent(b.matched, b.processed - b.erased)}</td>
+            <td className="num" title={`match rate ${percent(b.matched, b.processed - b.erased)}`}>
+              {count(b.matched)}
+            </td>
+            <td className="num">{count(b.phones)}</td>
+            <td className="num">{share(b.mobile_share)}</td>
+            <td className="num">{count(b.reused)}</td>
             <td className="num">{count(b.rejected)}</td>
+            <td className="num">{duration(b.duration_seconds)}</td>
           </tr>
         ))}
       </DataTable>

@@ -1,14 +1,120 @@
-/** History: the account's results, newest first, a page at a time, each with erase. */
+/** History: the account's results, newest first, a page at a time, searchable by filters, each with erase. */
 import { addressLine } from '@skiptrace/batches/owner-text';
-import { useEffect, useState, type ReactNode } from 'react';
-import { erase, listTraces, type PropertyResponse } from '../api.ts';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  erase,
+  listBatches,
+  listTraces,
+  type BatchStatus,
+  type HistoryFilters,
+  type PropertyResponse,
+} from '../api.ts';
 import { RoleBadges, TraceResultView } from '../components/trace-result.tsx';
 import { Card, ConfirmButton, DataTable, ErrorNotice, PageHeader, StatusBadge, useAction } from '../components/ui.tsx';
 import { when } from '../format.ts';
+import { Link } from '../router.tsx';
 
 const PAGE_SIZE = 20;
 
 const address = (r: PropertyResponse): string => (r.property ? addressLine(r.property) : `Property ${r.id}`);
+/** The address in USPS form, as matching read it. */
+const standardized = (r: PropertyResponse): string | undefined =>
+  r.standardized_address && addressLine(r.standardized_address);
+
+const STATUSES: [NonNullable<HistoryFilters['status']>, string][] = [
+  ['completed', 'Matched'],
+  ['no_match', 'No match'],
+  ['failed', 'Failed'],
+  ['pending', 'Pending'],
+];
+
+/** The search form: each field narrows the list, all given must hold. */
+function SearchForm({ onSearch, busy }: { onSearch: (filters: HistoryFilters) => void; busy: boolean }) {
+  const [form, setForm] = useState<Record<keyof HistoryFilters, string>>({
+    address: '',
+    name: '',
+    phone: '',
+    batch: '',
+    status: '',
+    from: '',
+    to: '',
+  });
+  const [batches, setBatches] = useState<BatchStatus[]>([]);
+  useEffect(() => {
+    listBatches(100)
+      .then((page) => setBatches(page.items))
+      .catch(() => setBatches([]));
+  }, []);
+  const set = (field: keyof HistoryFilters) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [field]: e.target.value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const filters = Object.fromEntries(
+      Object.entries(form)
+        .map(([k, v]) => [k, v.trim()])
+        .filter(([, v]) => v !== ''),
+    ) as HistoryFilters;
+    onSearch(filters);
+  };
+  const clear = () => {
+    setForm({ address: '', name: '', phone: '', batch: '', status: '', from: '', to: '' });
+    onSearch({});
+  };
+  return (
+    <form className="form-grid history-search" role="search" aria-label="Search history" onSubmit={submit}>
+      <label className="field">
+        <span>Address</span>
+        <input value={form.address} maxLength={200} onChange={set('address')} placeholder="12 N Main St, Austin" />
+      </label>
+      <label className="field">
+        <span>Name</span>
+        <input value={form.name} maxLength={100} onChange={set('name')} placeholder="Owner or person found" />
+      </label>
+      <label className="field">
+        <span>Phone</span>
+        <input value={form.phone} maxLength={40} inputMode="tel" onChange={set('phone')} placeholder="(512) 555-0147" />
+      </label>
+      <label className="field">
+        <span>Batch</span>
+        <select value={form.batch} onChange={set('batch')}>
+          <option value="">Any</option>
+          {batches.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.name} (#{b.id})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Status</span>
+        <select value={form.status} onChange={set('status')}>
+          <option value="">Any</option>
+          {STATUSES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>From</span>
+        <input type="date" value={form.from} onChange={set('from')} />
+      </label>
+      <label className="field">
+        <span>To</span>
+        <input type="date" value={form.to} onChange={set('to')} />
+      </label>
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={busy}>
+          Search
+        </button>
+        <button type="button" className="button secondary" disabled={busy} onClick={clear}>
+          Clear
+        </button>
+      </div>
+    </form>
+  );
+}
 
 export function HistoryPage() {
   const [rows, setRows] = useState<PropertyResponse[]>([]);
@@ -17,14 +123,21 @@ export function HistoryPage() {
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [next, setNext] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  const [filters, setFilters] = useState<HistoryFilters>({});
 
-  const load = useAction(async (at?: string) => {
-    const page = await listTraces(PAGE_SIZE, at);
+  const load = useAction(async (at?: string, search: HistoryFilters = filters) => {
+    const page = await listTraces(PAGE_SIZE, at, search);
     setRows(page.items);
     setNext(page.next);
     setCursor(at);
   });
   useEffect(() => void load.run(undefined), []);
+  const searching = Object.keys(filters).length > 0;
+  const search = (chosen: HistoryFilters) => {
+    setFilters(chosen);
+    setTrail([]);
+    void load.run(undefined, chosen);
+  };
 
   const remove = useAction(async (id: number) => {
     await erase(id);
@@ -45,8 +158,11 @@ export function HistoryPage() {
     <>
       <PageHeader
         title="History"
-        lead="Every property your account traced — one at a time or in batches — newest first. Erasing removes the property and its results."
+        lead="Every property your account traced — one at a time or in batches — newest first. Search by address, name, phone, batch, status or date. Erasing removes the property and its results."
       />
+      <Card title="Search">
+        <SearchForm onSearch={search} busy={load.busy} />
+      </Card>
       <Card
         title={`Results${trail.length ? ` · page ${trail.length + 1}` : ''}`}
         actions={
@@ -70,6 +186,7 @@ export function HistoryPage() {
           columns={[
             'Traced',
             'Property',
+            'Batch',
             'Status',
             'Best match',
             { label: 'Phones', num: true },
@@ -77,7 +194,13 @@ export function HistoryPage() {
           ]}
           rows={rows.length}
           busy={load.busy}
-          empty="Nothing traced yet."
+          empty={
+            searching
+              ? next
+                ? 'Nothing found among the rows searched so far: search older rows with "Older".'
+                : 'Nothing matches this search.'
+              : 'Nothing traced yet.'
+          }
         >
           {rows.map((r) => {
             const best = r.results[0];
@@ -123,7 +246,18 @@ function HistoryRow(props: {
     <>
       <tr>
         <td className="nowrap">{when(result.created_at)}</td>
-        <td>{props.address}</td>
+        <td>
+          {props.address}
+          {standardized(result) && standardized(result)!.toUpperCase() !== props.address.toUpperCase() && (
+            <>
+              <br />
+              <small className="muted" title="Standardised (USPS)">
+                {standardized(result)}
+              </small>
+            </>
+          )}
+        </td>
+        <td>{result.batch_id ? <Link to={`/batches/${result.batch_id}`}>#{result.batch_id}</Link> : '—'}</td>
         <td>
           <StatusBadge status={result.status} />
         </td>
@@ -152,7 +286,7 @@ function HistoryRow(props: {
       </tr>
       {props.open && (
         <tr className="detail-row">
-          <td colSpan={6}>
+          <td colSpan={7}>
             <TraceResultView result={result} />
           </td>
         </tr>

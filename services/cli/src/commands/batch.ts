@@ -10,8 +10,11 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { unwrap, type ApiClient, type Schemas } from '@skiptrace/client';
 import { isOpenBatch } from '@skiptrace/contracts/batch-states';
+import { splitTags } from '@skiptrace/contracts/batch-tags';
+import { basename } from 'node:path';
 import { API_NOTES, API_OPTIONS, connect } from '../api.ts';
 import { optionalString, requireString, UsageError, type Command, type Values } from '../command.ts';
+import { MAP_OPTION, mapQuery } from '../map-option.ts';
 
 type BatchStatus = Schemas['BatchStatus'];
 
@@ -74,32 +77,23 @@ const batchId = (positionals: string[]): string => {
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-/**
- * `--map street_address=Address,zip_code=Zip` as the API's `map` (field=column). The older
- * `field:Column` of this command is still read, with a warning on stderr.
- */
-export function mapOption(values: Values, stderr: NodeJS.WritableStream = process.stderr): string | undefined {
-  const text = optionalString(values, 'map');
-  if (text === undefined) return undefined;
-  const pairs = text.split(',').map((pair) => {
-    const eq = pair.indexOf('=');
-    const colon = pair.indexOf(':');
-    if (eq > 0 && (colon === -1 || eq < colon)) return pair;
-    if (colon > 0) {
-      stderr.write(`warning: --map ${pair}: field:Column is deprecated; write field=Column\n`);
-      return `${pair.slice(0, colon)}=${pair.slice(colon + 1)}`;
-    }
-    throw new UsageError(`--map: expected field=Header, got "${pair}"`);
-  });
-  return pairs.join(',');
-}
-
 /** How the server is to read the file: --charset, --delimiter, --sheet (each detected when absent). */
 const readQuery = (values: Values) => ({
   charset: optionalString(values, 'charset'),
   delimiter: optionalString(values, 'delimiter'),
   sheet: optionalString(values, 'sheet'),
 });
+
+/** A list's name and tags: --name, --tag a,b. */
+const IDENTITY_OPTIONS = {
+  name: { type: 'string', value: 'NAME', description: "the list's name (default: the file's name)" },
+  tag: { type: 'string', value: 'TAG,…', description: 'tags of the list, comma-separated (at most 10)' },
+} as const;
+
+const tagsOf = (values: Values): string[] | undefined => {
+  const text = optionalString(values, 'tag');
+  return text === undefined ? undefined : splitTags(text);
+};
 
 const READ_OPTIONS = {
   charset: {
@@ -117,12 +111,10 @@ export const batchSubmit: Command = {
   args: 'FILE',
   options: {
     wait: { type: 'boolean', description: 'follow progress until the batch finishes; exit 1 unless completed' },
-    map: {
-      type: 'string',
-      value: 'FIELD=Header,…',
-      description: 'map columns to fields, e.g. zip_code=Postal,owner_name=Owner (field:Column: deprecated)',
-    },
+    ...MAP_OPTION,
     'save-mapping': { type: 'boolean', description: 'remember the mapping for files with these columns' },
+    ...IDENTITY_OPTIONS,
+    fresh: { type: 'boolean', description: 'trace every row again: reuse no result of the last 24 h' },
     ...READ_OPTIONS,
     'idempotency-key': { type: 'string', value: 'KEY', description: 'same key and file within 24 h: the same batch' },
     ...API_OPTIONS,
@@ -141,7 +133,7 @@ export const batchSubmit: Command = {
     } catch {
       throw new UsageError(`no such file: ${file}`);
     }
-    const map = mapOption(values);
+    const map = mapQuery(values);
     // Following the batch reads its status: a token obtained here needs both scopes then.
     const { api } = await connect(values, values.wait === true ? 'read write' : 'write', env);
     const type = contentType(file);
@@ -174,7 +166,14 @@ export const batchSubmit: Command = {
     const accepted = await unwrap(
       api.POST('/property/skiptrace/batches', {
         params: {
-          query: { map, ...read, save_mapping: values['save-mapping'] === true ? 'true' : undefined },
+          query: {
+            map,
+            ...read,
+            save_mapping: values['save-mapping'] === true ? 'true' : undefined,
+            name: optionalString(values, 'name') ?? basename(file),
+            tags: tagsOf(values)?.join(','),
+            fresh: values.fresh === true ? 'true' : undefined,
+          },
           header: key ? { 'Idempotency-Key': key } : {},
         },
         headers: { 'Content-Type': type },
@@ -233,16 +232,91 @@ export const batchList: Command = {
     }
     const rows = batches.map((b) => [
       b.id,
+      b.name,
       b.status,
       `${b.processed + b.rejected}/${b.total}`,
       // Of the rows traced: rows erased before their trace count in processed, not here.
       b.processed > b.erased ? `${((b.matched / (b.processed - b.erased)) * 100).toFixed(1)}%` : '-',
+      String(b.phones),
+      b.mobile_share === null ? '-' : `${(b.mobile_share * 100).toFixed(1)}%`,
+      String(b.reused),
+      b.tags.join(','),
       b.created_at,
     ]);
-    const table = [['ID', 'STATUS', 'DONE', 'MATCHED', 'CREATED'], ...rows];
+    const table = [
+      ['ID', 'NAME', 'STATUS', 'DONE', 'MATCHED', 'PHONES', 'MOBILE', 'REUSED', 'TAGS', 'CREATED'],
+      ...rows,
+    ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
     for (const r of table) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ')}\n`);
     return 0;
+  },
+};
+
+export const batchUpdate: Command = {
+  name: 'batch update',
+  summary: 'Rename a batch or replace its tags',
+  args: 'ID',
+  options: { ...IDENTITY_OPTIONS, ...API_OPTIONS },
+  notes: ['--tag "" removes every tag.', ...API_NOTES],
+  async run({ values, positionals, env }) {
+    const id = batchId(positionals);
+    const name = optionalString(values, 'name');
+    const tags = typeof values.tag === 'string' ? splitTags(values.tag) : undefined;
+    if (name === undefined && tags === undefined) throw new UsageError('give --name, --tag or both');
+    const { api } = await connect(values, 'write', env);
+    print(
+      await unwrap(
+        api.PATCH('/property/skiptrace/batches/{id}', {
+          params: { path: { id } },
+          body: { ...(name !== undefined && { name }), ...(tags !== undefined && { tags }) },
+        }),
+      ),
+    );
+    return 0;
+  },
+};
+
+export const batchRerun: Command = {
+  name: 'batch rerun',
+  summary: 'A new batch of the misses of a finished batch (--all: every row), traced afresh',
+  args: 'ID',
+  options: {
+    all: { type: 'boolean', description: 'every accepted row, not only the misses (force fresh)' },
+    'include-failed': { type: 'boolean', description: 'with the misses, the rows whose trace failed' },
+    ...IDENTITY_OPTIONS,
+    wait: { type: 'boolean', description: 'follow progress until the new batch finishes; exit 1 unless completed' },
+    ...API_OPTIONS,
+  },
+  notes: [
+    'No row of the new batch is answered from the results of the last 24 h: each is traced again.',
+    'Default name: the batch\'s name + " (misses)" (or " (fresh)" with --all); default tags: the batch\'s.',
+    ...API_NOTES,
+  ],
+  async run({ values, positionals, env }) {
+    const id = batchId(positionals);
+    const { api } = await connect(values, values.wait === true ? 'read write' : 'write', env);
+    const name = optionalString(values, 'name');
+    const tags = tagsOf(values);
+    const accepted = await unwrap(
+      api.POST('/property/skiptrace/batches/{id}/rerun', {
+        params: { path: { id } },
+        body: {
+          rows: values.all === true ? 'all' : 'misses',
+          include_failed: values['include-failed'] === true,
+          ...(name !== undefined && { name }),
+          ...(tags !== undefined && { tags }),
+        },
+      }),
+    );
+    process.stderr.write(`batch ${accepted.id}: re-run of batch ${id}, ${accepted.accepted} rows\n`);
+    if (values.wait !== true) {
+      print(accepted);
+      return 0;
+    }
+    const last = await follow(api, accepted.id);
+    print(last);
+    return last.status === 'completed' ? 0 : 1;
   },
 };
 
@@ -304,4 +378,4 @@ export const batchDownload: Command = {
   },
 };
 
-export const batchCommands = [batchSubmit, batchStatus, batchList, batchCancel, batchDownload];
+export const batchCommands = [batchSubmit, batchStatus, batchList, batchUpdate, batchRerun, batchCancel, batchDownload];

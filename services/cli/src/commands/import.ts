@@ -11,6 +11,7 @@ import { ImportFormatError, importContacts, importProperties } from '@skiptrace/
 import { ApiError } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import { optionalString, UsageError, type Command } from '../command.ts';
+import { MAP_OPTION, mapRecord } from '../map-option.ts';
 import { AdminApiError, importThroughSystem, openDirect, storeAccess } from '../store.ts';
 
 /**
@@ -81,17 +82,6 @@ export function progressReporter(totalBytes: number, bytesRead: () => number): P
   };
 }
 
-/** "street_address=Address,zip_code=Zip" → { street_address: 'Address', zip_code: 'Zip' }. */
-export function parseMap(text: string): Record<string, string> {
-  const map: Record<string, string> = {};
-  for (const pair of text.split(',')) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0 || eq === pair.length - 1) throw new UsageError(`--map: expected canonical=Header, got "${pair}"`);
-    map[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
-  }
-  return map;
-}
-
 /** Stats an input file; a missing one is a usage error, not a crash. */
 export async function fileSize(file: string): Promise<{ size: number }> {
   try {
@@ -133,7 +123,7 @@ function fileImportCommand(
     args: 'FILE',
     options: {
       format: { type: 'string', value: 'csv|ndjson', description: 'default: from FILE (.ndjson/.jsonl), else CSV' },
-      map: { type: 'string', value: 'FIELD=Header,…', description: 'e.g. street_address=Address,zip_code=Zip' },
+      ...MAP_OPTION,
       rejects: { type: 'string', value: 'FILE', description: 'write rejected rows with their line number and reason' },
       source: { type: 'string', value: 'LABEL', description: `source label stored with the ${what} (default FILE)` },
       charset: {
@@ -150,8 +140,7 @@ function fileImportCommand(
       const [file] = positionals;
       if (file === undefined) throw new UsageError('FILE is required');
       const format = formatOf(file, optionalString(values, 'format'));
-      const mapText = optionalString(values, 'map');
-      const map = mapText ? parseMap(mapText) : undefined;
+      const map = mapRecord(values);
       const rejectsFile = optionalString(values, 'rejects');
       const { size } = await fileSize(file);
       const input = createReadStream(file, { highWaterMark: 256 * 1024 });
