@@ -13,8 +13,9 @@ import { commands, runCli } from '@skiptrace/cli';
 import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createSystem, type System } from '@skiptrace/standalone';
 import { freePort } from '@skiptrace/testing';
-import { launchBrowser, signIn } from '@skiptrace/testing/browser';
+import { launchBrowser } from '@skiptrace/testing/browser';
 import type { Browser, Page } from 'playwright-core';
+import { signInToConsole } from './harness.ts';
 
 const MEMBER = { email: 'dana@team.test', password: 'dana-has-a-long-password' };
 
@@ -25,12 +26,6 @@ let browser: Browser;
 let owner: Page;
 let member: Page;
 let link: string;
-
-/** Signs in on the auth server's page; the first-party console asks no consent. */
-async function signInToConsole(page: Page, email: string, password: string): Promise<void> {
-  await signIn(page, email, password);
-  await page.waitForURL(`${base}/console/batches`);
-}
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'skiptrace-members-'));
@@ -57,7 +52,7 @@ describe('members and roles in the console', () => {
   it('lets the owner invite a member and shows the one-time link', async () => {
     const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
     await owner.goto(`${base}/console/`);
-    await signInToConsole(owner, demo.email, demo.password);
+    await signInToConsole(owner, base, demo.email, demo.password);
     await expect(owner.getByText('Role: owner').isVisible()).resolves.toBe(true);
     await owner.getByRole('link', { name: 'Members' }).click();
     await owner.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
@@ -78,7 +73,7 @@ describe('members and roles in the console', () => {
     await member.getByRole('button', { name: 'Set password and join' }).click();
     await member.getByRole('heading', { name: 'Password set' }).waitFor();
     await member.getByRole('link', { name: 'Continue to the console' }).click();
-    await signInToConsole(member, MEMBER.email, MEMBER.password);
+    await signInToConsole(member, base, MEMBER.email, MEMBER.password);
     await expect(member.getByText('Role: member').isVisible()).resolves.toBe(true);
     // A member's navigation has no admin pages.
     await expect(member.getByRole('link', { name: 'Members' }).count()).resolves.toBe(0);
