@@ -26,7 +26,7 @@ export async function bareExpressCapacity(options: {
   seconds: number;
 }): Promise<LoadResult> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', SERVER], {
-    cwd: join(import.meta.dirname, '../../services/gateway'),
+    cwd: join(import.meta.dirname, '../../packages/gateway'),
     env: { ...process.env, PORT: String(options.port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
