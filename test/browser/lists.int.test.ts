@@ -71,7 +71,7 @@ async function searchHistory(fields: Record<string, string>): Promise<string[]> 
   await initial;
   const form = page.getByRole('search', { name: 'Search history' });
   for (const [label, value] of Object.entries(fields)) {
-    const field = form.getByLabel(label, { exact: true });
+    const field = form.locator(`[name="${label.toLowerCase()}"]`);
     if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(value);
     else await field.fill(value);
   }
