@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { demoQueryFor, generateContacts } from '@skiptrace/demo';
+import { demoQueryFor, demoSuppressionOf, generateContacts } from '@skiptrace/demo';
+import { normalizePhone } from '@skiptrace/matching';
 import { createSystem, type System } from '@skiptrace/standalone';
 import { CONSOLE_DIST_DIR } from '@skiptrace/console';
 import { freePort } from '@skiptrace/testing';
@@ -31,6 +32,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let demo: { email: string; password: string };
+const DEMO_ROWS = 600;
 /** A webhook receiver on loopback that answers 204 and counts what it got. */
 let receiver: Server;
 let received = 0;
@@ -63,7 +65,8 @@ beforeAll(async () => {
   system = await createSystem({
     PORT: String(port),
     SKIPTRACE_DATA_DIR: dataDir,
-    SKIPTRACE_DEMO_ROWS: '300',
+    // Enough that a demo contact has a phone on the demo litigator list (1 number in 100).
+    SKIPTRACE_DEMO_ROWS: String(DEMO_ROWS),
     // One person per answer: an address-only trace of a household then shows the cap notice.
     TRACE_MAX_PEOPLE: '1',
     LOG_LEVEL: 'silent',
@@ -210,6 +213,37 @@ describe('web console', () => {
     await shot('trace');
     expect(await seriousViolations()).toEqual([]);
   }, 30_000);
+
+  it.each([
+    ['dnc', 'DNC'],
+    ['litigator', 'litigator'],
+  ] as const)(
+    'shows a demo phone on the demo %s list with its flag',
+    async (kind, badge) => {
+      const row = [...generateContacts({ rows: DEMO_ROWS, seed: 42 })].find((c) =>
+        [c.phone_1, c.phone_2].some((p) => p !== null && demoSuppressionOf(normalizePhone(p)!) === kind),
+      )!;
+      const q = demoQueryFor(row);
+      const fields = [
+        ['Street address', q.street_address],
+        ['City', q.city],
+        ['State', q.state],
+        ['ZIP code', q.zip_code],
+        ['First name (optional)', q.first_name],
+        ['Last name (optional)', q.last_name],
+      ] as const;
+      await page.getByRole('button', { name: 'Clear' }).click();
+      for (const [label, value] of fields) await page.getByLabel(label, { exact: true }).fill(value ?? '');
+      await page.getByRole('button', { name: 'Trace', exact: true }).click();
+      const person = page.getByRole('article').filter({ hasText: row.first_name }).first();
+      await person.waitFor();
+      await person
+        .locator('td .badge', { hasText: new RegExp(`^${badge}$`) })
+        .first()
+        .waitFor();
+    },
+    30_000,
+  );
 
   it("takes the owner's mailing address (whole or not at all) and the parcel number, and shows the address used", async () => {
     const q = demoQueryFor([...generateContacts({ rows: 1, seed: 42 })][0]!);

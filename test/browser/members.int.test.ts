@@ -13,8 +13,9 @@ import { commands, runCli } from '@skiptrace/cli';
 import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createSystem, type System } from '@skiptrace/standalone';
 import { freePort } from '@skiptrace/testing';
-import { launchBrowser, signIn } from '@skiptrace/testing/browser';
+import { launchBrowser } from '@skiptrace/testing/browser';
 import type { Browser, Page } from 'playwright-core';
+import { signInToConsole } from './harness.ts';
 
 const MEMBER = { email: 'dana@team.test', password: 'dana-has-a-long-password' };
 
@@ -25,12 +26,6 @@ let browser: Browser;
 let owner: Page;
 let member: Page;
 let link: string;
-
-/** Signs in on the auth server's page; the first-party console asks no consent. */
-async function signInToConsole(page: Page, email: string, password: string): Promise<void> {
-  await signIn(page, email, password);
-  await page.waitForURL(`${base}/console/batches`);
-}
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'skiptrace-members-'));
@@ -57,7 +52,7 @@ describe('members and roles in the console', () => {
   it('lets the owner invite a member and shows the one-time link', async () => {
     const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
     await owner.goto(`${base}/console/`);
-    await signInToConsole(owner, demo.email, demo.password);
+    await signInToConsole(owner, base, demo.email, demo.password);
     await expect(owner.getByText('Role: owner').isVisible()).resolves.toBe(true);
     await owner.getByRole('link', { name: 'Members' }).click();
     await owner.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
@@ -78,7 +73,7 @@ describe('members and roles in the console', () => {
     await member.getByRole('button', { name: 'Set password and join' }).click();
     await member.getByRole('heading', { name: 'Password set' }).waitFor();
     await member.getByRole('link', { name: 'Continue to the console' }).click();
-    await signInToConsole(member, MEMBER.email, MEMBER.password);
+    await signInToConsole(member, base, MEMBER.email, MEMBER.password);
     await expect(member.getByText('Role: member').isVisible()).resolves.toBe(true);
     // A member's navigation has no admin pages.
     await expect(member.getByRole('link', { name: 'Members' }).count()).resolves.toBe(0);
@@ -155,6 +150,15 @@ describe('members and roles in the console', () => {
       expect(dana).toMatchObject({ role: 'member', status: 'active' });
       expect(await cli('members', 'role', dana.id, '--role', 'viewer', ...auth)).toBe(0);
       expect(JSON.parse(stdout.at(-1)!)).toMatchObject({ id: dana.id, role: 'viewer' });
+      // The member is a viewer now: the trace they could do is refused at once (before the
+      // password reset below, which ends their sign-in).
+      await member.getByRole('link', { name: 'Trace one property' }).click();
+      await member.getByLabel('Street address', { exact: true }).fill('1 Main St');
+      await member.getByLabel('City', { exact: true }).fill('Austin');
+      await member.getByLabel('State', { exact: true }).fill('TX');
+      await member.getByLabel('ZIP code', { exact: true }).fill('78701');
+      await member.getByRole('button', { name: 'Trace', exact: true }).click();
+      await member.getByRole('alert').filter({ hasText: 'you are viewer (error 1102)' }).waitFor();
       expect(await cli('members', 'reset-password', dana.id, ...auth)).toBe(0);
       expect(JSON.parse(stdout.at(-1)!).link).toMatch(/\/interaction\/reset\/[\w-]{43}$/);
       // An API client with admin counts as an admin: no owners.
@@ -169,13 +173,5 @@ describe('members and roles in the console', () => {
     } finally {
       out.mockRestore();
     }
-    // The member is a viewer now: the trace they could do is refused.
-    await member.getByRole('link', { name: 'Trace one property' }).click();
-    await member.getByLabel('Street address', { exact: true }).fill('1 Main St');
-    await member.getByLabel('City', { exact: true }).fill('Austin');
-    await member.getByLabel('State', { exact: true }).fill('TX');
-    await member.getByLabel('ZIP code', { exact: true }).fill('78701');
-    await member.getByRole('button', { name: 'Trace', exact: true }).click();
-    await member.getByRole('alert').filter({ hasText: 'you are viewer (error 1102)' }).waitFor();
   }, 60_000);
 });

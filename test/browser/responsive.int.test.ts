@@ -12,18 +12,16 @@
  * (viewport only, to keep the PNGs small):
  *   SKIPTRACE_SCREENSHOTS=docs ./run jest test/browser/responsive.int.test.ts --selectProjects integration
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type { Server } from 'node:http';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { demoQueryFor, generateContacts } from '@skiptrace/demo';
-import { createSystem, type System } from '@skiptrace/standalone';
-import { clientCredentialsToken, demoClient, freePort, waitUntil } from '@skiptrace/testing';
-import { launchBrowser, signIn } from '@skiptrace/testing/browser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { clientCredentialsToken, demoClient, waitUntil } from '@skiptrace/testing';
+import { launchBrowser } from '@skiptrace/testing/browser';
+import type { Browser, Page } from 'playwright-core';
+import { loopbackReceiver, signInToConsole, startConsoleSystem, type ConsoleSystem } from './harness.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FOR_DOCS = process.env.SKIPTRACE_SCREENSHOTS === 'docs';
@@ -35,13 +33,13 @@ const PHONE = { width: 390, height: 844 };
 const SMALL_PHONE = { width: 360, height: 800 };
 const DESKTOP = { width: 1440, height: 900 };
 
-let system: System;
+let running: ConsoleSystem;
 let base: string;
-let dataDir: string;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let batchId: string;
+/** The batch's file, uploaded again in the console to show the mapping step. */
+let listFile: string;
 let receiver: Server;
 
 /** The console's pages as the navigation names them, with what shows once a page has its data. */
@@ -107,7 +105,11 @@ const PAGES: { name: string; shot: string; path: () => string; ready: (p: Page) 
  * an expression whose value (or promise) comes back.
  */
 const IN_PAGE = {
-  /** The document's scroll width, and the elements past the window's right edge that no ancestor clips. */
+  /**
+   * The document's scroll width, and the elements past the window's right edge that no ancestor
+   * clips or scrolls (an ellipsis; the file preview's own scroller — tables of the console's
+   * lists are cards on a phone, their scroller visible).
+   */
   overflow: `(() => {
     const width = innerWidth;
     const wide = [];
@@ -115,10 +117,8 @@ const IN_PAGE = {
       const box = el.getBoundingClientRect();
       if (box.width === 0 || box.right <= width + 0.5) continue;
       let clipped = false;
-      for (let a = el.parentElement; a && a !== document.body && !clipped; a = a.parentElement) {
-        const x = getComputedStyle(a).overflowX;
-        clipped = x === 'hidden' || x === 'clip';
-      }
+      for (let a = el.parentElement; a && a !== document.body && !clipped; a = a.parentElement)
+        clipped = getComputedStyle(a).overflowX !== 'visible';
       if (!clipped) {
         const name = el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
         wide.push(name + ' (' + Math.round(box.left) + '–' + Math.round(box.right) + ' px): ' + (el.textContent || '').trim().slice(0, 60));
@@ -171,6 +171,25 @@ async function expectNoOverflow(p: Page, where: string): Promise<void> {
   expect({ where, ...seen, wide: seen.wide }).toEqual({ where, scrollWidth: seen.width, width: seen.width, wide: [] });
 }
 
+/** Batches: a file chosen shows its preview and the column mapping, which fit a phone too. */
+async function mapping(): Promise<void> {
+  await page.setViewportSize(PHONE);
+  await page.getByLabel('CSV file').setInputFiles(listFile);
+  await page.getByRole('button', { name: 'Start batch' }).waitFor();
+  for (const size of [PHONE, SMALL_PHONE]) {
+    await page.setViewportSize(size);
+    await expectNoOverflow(page, `Batches with a file chosen at ${size.width} px`);
+  }
+  await page.setViewportSize(PHONE);
+  await page.getByRole('button', { name: 'Start batch' }).scrollIntoViewIfNeeded();
+  await shot('batch-mapping', PHONE.width);
+  await page.setViewportSize(DESKTOP);
+  await shot('batch-mapping', DESKTOP.width);
+  // Leave the page as it was: the list of batches without a file chosen.
+  await page.reload();
+  await page.getByRole('cell', { name: /%$/ }).first().waitFor();
+}
+
 /** Opens a page from the navigation: on a narrow window through the Menu button. */
 async function open(name: string, narrow: boolean): Promise<void> {
   if (narrow) {
@@ -188,23 +207,13 @@ async function open(name: string, narrow: boolean): Promise<void> {
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  dataDir = await mkdtemp(join(tmpdir(), 'skiptrace-responsive-'));
-  const port = await freePort();
-  system = await createSystem({
-    PORT: String(port),
-    SKIPTRACE_DATA_DIR: dataDir,
-    SKIPTRACE_DEMO_ROWS: '300',
-    LOG_LEVEL: 'silent',
-  });
-  base = await system.start();
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(204).end());
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  running = await startConsoleSystem('responsive', { SKIPTRACE_DEMO_ROWS: '300' });
+  base = running.base;
+  const hooks = await loopbackReceiver();
+  receiver = hooks.server;
 
   // Data on every page, through the API as the demo client (an admin of the demo account).
-  const token = await clientCredentialsToken(base, await demoClient(dataDir), 'read write admin');
+  const token = await clientCredentialsToken(base, await demoClient(running.dataDir), 'read write admin');
   const api = async (method: string, path: string, body?: unknown, type = 'application/json') => {
     const res = await fetch(`${base}/api/v1${path}`, {
       method,
@@ -221,6 +230,8 @@ beforeAll(async () => {
     csv.push([q.street_address, q.city, q.state, q.zip_code, q.first_name, q.last_name].map((v) => `"${v}"`).join(','));
   }
   csv.push(',Nowhere,TX,,No,Street'); // rejected: no street, no ZIP code
+  listFile = join(running.dataDir, 'list.csv');
+  await writeFile(listFile, `${csv.join('\n')}\n`);
   const batch = await api('POST', '/property/skiptrace/batches', `${csv.join('\n')}\n`, 'text/csv');
   batchId = String(batch.id);
   await waitUntil(async () => (await api('GET', `/property/skiptrace/batches/${batchId}`)).status === 'completed', {
@@ -229,7 +240,7 @@ beforeAll(async () => {
   });
   await api('POST', '/property/skiptrace', demoQueryFor(contacts[0]!));
   const endpoint = await api('POST', '/webhooks/endpoints', {
-    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/a-long-path-that-must-wrap-on-a-phone`,
+    url: hooks.url('/hooks/a-long-path-that-must-wrap-on-a-phone'),
     description: 'CRM sync',
   });
   await api('POST', `/webhooks/endpoints/${String(endpoint.id)}/test`);
@@ -237,15 +248,13 @@ beforeAll(async () => {
   await api('POST', '/members', { email: 'dana@team.test', role: 'member' });
 
   browser = await launchBrowser();
-  context = await browser.newContext({ viewport: DESKTOP });
-  page = await context.newPage();
+  page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
 }, 120_000);
 
 afterAll(async () => {
   receiver?.close();
   await browser?.close();
-  await system?.stop('test done');
-  await rm(dataDir, { recursive: true, force: true });
+  await running?.stop();
 });
 
 describe('the console on a phone and on a desktop', () => {
@@ -262,12 +271,8 @@ describe('the console on a phone and on a desktop', () => {
   }, 30_000);
 
   it('signs in and collapses the navigation behind a Menu button on a phone', async () => {
-    const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
     await page.goto(`${base}/console/`);
-    await signIn(page, demo.email, demo.password);
-    const allow = page.getByRole('button', { name: 'Allow' });
-    await Promise.race([page.waitForURL(`${base}/console/batches`), allow.waitFor().then(() => allow.click())]);
-    await page.waitForURL(`${base}/console/batches`);
+    await signInToConsole(page, base, running.demo.email, running.demo.password);
     // Wide: the navigation is always there and there is no Menu button.
     await expect(page.getByRole('navigation', { name: 'Console' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Menu' }).isVisible()).resolves.toBe(false);
@@ -349,6 +354,7 @@ describe('the console on a phone and on a desktop', () => {
       await page.setViewportSize(DESKTOP);
       await expect(inPage(page, 'document.documentElement.scrollWidth <= innerWidth')).resolves.toBe(true);
       await shot(file, DESKTOP.width);
+      if (name === 'Batches') await mapping();
     }, 40_000);
   }
 });

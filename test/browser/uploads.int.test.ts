@@ -13,8 +13,9 @@ import ExcelJS from 'exceljs';
 import type { OwnerWorldParcel } from '@skiptrace/demo';
 import { createSystem, demoOwnerWorld, type System } from '@skiptrace/standalone';
 import { freePort } from '@skiptrace/testing';
-import { launchBrowser, signIn } from '@skiptrace/testing/browser';
+import { launchBrowser } from '@skiptrace/testing/browser';
 import type { Browser, Page } from 'playwright-core';
+import { signInToConsole } from './harness.ts';
 
 const DEMO_ROWS = 300;
 
@@ -72,12 +73,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
   await page.goto(`${base}/console/`);
-  await signIn(page, demo.email, demo.password);
-  // The first-party console may or may not ask for consent.
-  const allow = page.getByRole('button', { name: 'Allow' });
-  await Promise.race([page.waitForURL(`${base}/console/batches`), allow.waitFor()]);
-  if (await allow.isVisible()) await allow.click();
-  await page.waitForURL(`${base}/console/batches`);
+  await signInToConsole(page, base, demo.email, demo.password);
 }, 120_000);
 
 afterAll(async () => {

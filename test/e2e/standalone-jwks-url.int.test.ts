@@ -15,14 +15,17 @@ const AUDIENCE = 'urn:example:jwks-url-test';
 const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'foreign-1', alg: 'ES256', use: 'sig' };
 
-/** An ES256 access token signed with the foreign key. */
+/**
+ * An ES256 access token signed with the foreign key: an API client's (subject = client id),
+ * since a user's token is also checked against this system's members (docs/oauth.md).
+ */
 function foreignToken(): string {
   const now = Math.floor(Date.now() / 1000);
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${part({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid })}.${part({
     iss: ISSUER,
     aud: AUDIENCE,
-    sub: 'usr_foreign',
+    sub: 'cli_foreign',
     client_id: 'cli_foreign',
     account_id: 'acct_foreign',
     scope: 'read write',

@@ -3,8 +3,10 @@
  * removed user's token stops working at once (401), and a lowered role takes effect on
  * the next request (the token's role is lowered to the current one; a raised role needs a
  * new token, which the console gets by refreshing). Lookups are cached for a few seconds
- * per process, so a change reaches every gateway within that time. API clients' tokens
- * (client_credentials: subject = client id) pass untouched.
+ * per process; the members API of the same process forgets a user it changes (`forget`),
+ * so there a change holds from the next request, and another gateway sees it within the
+ * cache's time. API clients' tokens (client_credentials: subject = client id) pass
+ * untouched.
  */
 import { lowerRole } from '@skiptrace/contracts';
 import { ApiError } from '@skiptrace/runtime';
@@ -21,7 +23,12 @@ export interface MemberCheckOptions {
 
 type Current = Awaited<ReturnType<Members['current']>>;
 
-export function createMemberCheck(members: Pick<Members, 'current'>, options: MemberCheckOptions = {}): RequestHandler {
+export type MemberCheck = RequestHandler & {
+  /** Drops a user's cached role and membership: the next request reads them again. */
+  forget(userId: string): void;
+};
+
+export function createMemberCheck(members: Pick<Members, 'current'>, options: MemberCheckOptions = {}): MemberCheck {
   const ttlMs = options.ttlMs ?? 5_000;
   const max = options.max ?? 10_000;
   const realm = options.realm ?? 'skiptrace';
@@ -38,7 +45,7 @@ export function createMemberCheck(members: Pick<Members, 'current'>, options: Me
     return value;
   }
 
-  return (req, _res, next) => {
+  const check: RequestHandler = (req, _res, next) => {
     const auth = req.auth;
     if (!auth || auth.subject === auth.clientId) return next();
     lookup(auth.subject).then((user) => {
@@ -55,4 +62,5 @@ export function createMemberCheck(members: Pick<Members, 'current'>, options: Me
       next();
     }, next);
   };
+  return Object.assign(check, { forget: (userId: string) => void cache.delete(userId) });
 }

@@ -18,6 +18,8 @@ export interface MembersRouterDeps {
   /** Base URL of the sign-in service (AUTH_ISSUER): links are `<issuer>/interaction/invitation/<token>`. */
   issuer: string;
   logger: Logger;
+  /** Told the id of a user whose role or membership changed (the gateway's member check forgets them). */
+  onMemberChanged?: (userId: string) => void;
 }
 
 /** Where a link of each kind is redeemed (the auth service's sign-in pages). */
@@ -42,6 +44,7 @@ function refuse(err: unknown): never {
 
 export function createMembersRouter(deps: MembersRouterDeps): Router {
   const { audit } = deps;
+  const changed = (userId: string) => deps.onMemberChanged?.(userId);
   const members = createMembers(deps.db);
   const issuer = deps.issuer.replace(/\/+$/, '');
   const log = deps.logger.child({ scope: 'members-api' });
@@ -72,6 +75,7 @@ export function createMembersRouter(deps: MembersRouterDeps): Router {
 
   mountRoute(mount, membersApi.changeMemberRole, async ({ params, body }, req, res) => {
     const { member, from } = await members.changeRole(accountOf(req), params.id, body.role, actorOf(req)).catch(refuse);
+    changed(member.id);
     await audit.record({
       ...auditContext(req),
       action: 'member.role_changed',
@@ -83,6 +87,7 @@ export function createMembersRouter(deps: MembersRouterDeps): Router {
 
   mountRoute(mount, membersApi.removeMember, async ({ params }, req, res) => {
     const removed = await members.remove(accountOf(req), params.id, actorOf(req)).catch(refuse);
+    changed(params.id);
     await audit.record({
       ...auditContext(req),
       action: 'member.removed',
@@ -94,6 +99,7 @@ export function createMembersRouter(deps: MembersRouterDeps): Router {
 
   mountRoute(mount, membersApi.resetMemberPassword, async ({ params }, req, res) => {
     const issued = await members.issuePasswordReset(accountOf(req), params.id, actorOf(req)).catch(refuse);
+    changed(params.id);
     await audit.record({
       ...auditContext(req),
       action: 'member.password_reset_issued',

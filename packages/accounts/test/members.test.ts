@@ -155,4 +155,26 @@ describe('the member check', () => {
     const client = { accountId: owner.accountId, clientId: 'cli_1', subject: 'cli_1', scopes: ['read'] };
     expect(await run(check, client)).toEqual({ err: undefined, auth: client });
   });
+
+  it('trusts a cached role for its time, unless the user is forgotten (as the members API does on a change)', async () => {
+    const check = createMemberCheck(members, { ttlMs: 60_000 });
+    const user = await accounts.createUser({
+      email: 'wes@acme.test',
+      password: 'password1',
+      accountId: owner.accountId,
+      role: 'member',
+    });
+    const token = {
+      accountId: owner.accountId,
+      clientId: 'skiptrace-console',
+      subject: user.id,
+      scopes: ['read', 'write'],
+      role: 'member' as const,
+    };
+    expect((await run(check, token)).auth?.role).toBe('member');
+    await members.changeRole(owner.accountId, user.id, 'viewer', OWNER);
+    expect((await run(check, token)).auth?.role).toBe('member');
+    check.forget(user.id);
+    expect((await run(check, token)).auth?.role).toBe('viewer');
+  });
 });

@@ -8,6 +8,7 @@ export const escapeHtml = (value: string): string =>
 
 const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;color:#1b1f24;margin:0}
 main{max-width:24rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 3px #0002}
+main{overflow-wrap:anywhere}@media (max-width:28rem){main{margin:1.5rem .75rem;padding:1.5rem}}
 h1{font-size:1.4rem;margin-top:0}label{display:block;margin:1rem 0 .3rem;font-weight:600}
 input{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #8a939e;border-radius:4px}
 button{margin-top:1.4rem;padding:.6rem 1.2rem;font-size:1rem;border-radius:4px;border:1px solid #0b5cad;cursor:pointer}

@@ -95,7 +95,14 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
         logger,
         audit,
       }),
-      '/members': createMembersRouter({ db, audit, requireScope: bearer.requireScope, issuer, logger }),
+      '/members': createMembersRouter({
+        db,
+        audit,
+        requireScope: bearer.requireScope,
+        issuer,
+        logger,
+        onMemberChanged: memberCheck.forget,
+      }),
       '/audit': createAuditRouter({ audit, requireScope: bearer.requireScope }),
       '/usage': createUsageRouter({
         usage,
