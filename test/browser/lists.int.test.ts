@@ -5,18 +5,15 @@
  * again instead of reusing the misses of minutes ago; and History searched by each filter —
  * address, name, phone, batch, status and dates — through the API's filters.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createSystem, type System } from '@skiptrace/standalone';
-import { freePort } from '@skiptrace/testing';
-import { launchBrowser, signIn } from '@skiptrace/testing/browser';
+import { launchBrowser } from '@skiptrace/testing/browser';
 import type { Browser, Page } from 'playwright-core';
+import { signInToConsole, startConsoleSystem, type ConsoleSystem } from './harness.ts';
 
-let system: System;
+let sys: ConsoleSystem;
 let base: string;
-let dataDir: string;
 let browser: Browser;
 let page: Page;
 /** The list uploaded: the demo batch's first 20 rows (two of them at addresses nobody lives at). */
@@ -24,37 +21,22 @@ let rows: string[][];
 let listFile: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'skiptrace-lists-'));
-  system = await createSystem({
-    PORT: String(await freePort()),
-    SKIPTRACE_DATA_DIR: dataDir,
-    SKIPTRACE_DEMO_ROWS: '300',
-    LOG_LEVEL: 'silent',
-  });
-  base = await system.start();
-  const demo = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8')) as {
-    email: string;
-    password: string;
-  };
-  const lines = (await readFile(join(dataDir, 'demo-batch.csv'), 'utf8')).trim().split(/\r?\n/).slice(0, 21);
+  sys = await startConsoleSystem('lists', { SKIPTRACE_DEMO_ROWS: '300' });
+  base = sys.base;
+  const lines = (await readFile(join(sys.dataDir, 'demo-batch.csv'), 'utf8')).trim().split(/\r?\n/).slice(0, 21);
   rows = lines.slice(1).map((l) => l.split(','));
-  listFile = join(dataDir, 'austin-absentee.csv');
+  listFile = join(sys.dataDir, 'austin-absentee.csv');
   await writeFile(listFile, `${lines.join('\n')}\n`);
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   page = await context.newPage();
   await page.goto(`${base}/console/`);
-  await signIn(page, demo.email, demo.password);
-  const allow = page.getByRole('button', { name: 'Allow' });
-  await Promise.race([page.waitForURL(`${base}/console/batches`), allow.waitFor()]);
-  if (await allow.isVisible()) await allow.click();
-  await page.waitForURL(`${base}/console/batches`);
+  await signInToConsole(page, base, sys.demo.email, sys.demo.password);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await system?.stop('test done');
-  await rm(dataDir, { recursive: true, force: true });
+  await sys?.stop();
 });
 
 /** The value of a stat on the batch page. */
