@@ -277,6 +277,45 @@ const ALIASES: Record<Field, string[]> = {
   ],
 };
 
+/** Words that make a header something other than the field its other words name. */
+const NOT_A_FIELD =
+  /(?:line2|address2|unit|apt|suite|zip4|plus4|zipplus|county|fips|country|date|phone|email|type|status|vacant|value|equity|count|carrier|dpv|valid|owned|occupied|careof|attn|^lat|latitude|^lng|^lon|longitude)/;
+
+/** Parts of a street address (a house number, a street's suffix), not the address. */
+const ADDRESS_PART = /(?:number|num$|nbr|no$|suffix|prefix|dir$|predir|postdir|housenum)/;
+
+/**
+ * The field a header names when no alias matches, read from its words (folded): a second
+ * owner's columns are nobody's; `mail`, `taxbill` or an owner's address/city/state/zip are
+ * the mailing address; otherwise street, city, state and ZIP words are the property's
+ * ("Prop Addr Street", "SiteAddr_Zip5", "Mail Zip 5 Digit"); first/last name words are the
+ * (first) owner's, an owner or name word alone the whole owner name; parcel or APN words
+ * the parcel number. Undefined when the words say nothing certain.
+ */
+export function inferField(header: string): Field | undefined {
+  const h = foldName(header);
+  if (h.length < 2 || NOT_A_FIELD.test(h)) return undefined;
+  if (/(?:owner[2-9]|secondowner|coowner|owner2|spouse|other)/.test(h)) return undefined;
+  if (/(?:parcel|apn)/.test(h)) return 'apn';
+  if (ADDRESS_PART.test(h) && !/(?:zip|city|state)/.test(h)) return undefined;
+  const first = /(?:first|fname|given|fn$)/.test(h);
+  const last = /(?:last|lname|surname|family|ln$)/.test(h);
+  const name = /name|nm$/.test(h);
+  const street = /(?:address|addr|street|str$|adr)/.test(h);
+  const city = /(?:city|town|cty)/.test(h);
+  const state = /(?:state|^st$|stcode|prov)/.test(h);
+  const zip = /(?:zip|postal|postcode)/.test(h);
+  // ZIP, city or state decide over an address word ("Property Address City"); an address
+  // word alone is the street, unless it is only the street's name.
+  const component = zip ? 'zip_code' : city ? 'city' : state ? 'state' : street && !name ? 'street_address' : undefined;
+  if ([zip, city, state].filter(Boolean).length > 1) return undefined;
+  if (component) return /(?:mail|taxbill|billing|owner)/.test(h) ? (`mailing_${component}` as Field) : component;
+  if (street) return undefined;
+  if (first !== last && (name || /owner/.test(h))) return first ? 'first_name' : 'last_name';
+  if (!first && !last && /owner/.test(h)) return 'owner_name';
+  return undefined;
+}
+
 /** Explicit overrides: field → input column name. */
 export type ColumnMap = Partial<Record<Field, string>>;
 
@@ -311,6 +350,15 @@ export function resolveColumns(columns: readonly string[], map: ColumnMap): Reso
       }
     }
   }
+  // Fields neither the map nor an alias found: the first free column whose words name them (inferField).
+  columns.forEach((name, i) => {
+    if (taken.has(i)) return;
+    const field = inferField(name);
+    if (field && out[field] === -1 && map[field] === undefined) {
+      out[field] = i;
+      taken.add(i);
+    }
+  });
   return out;
 }
 

@@ -139,6 +139,62 @@ describe('column aliases of the exports investors bring', () => {
     ).toMatchObject({ street_address: 'Site Address', first_name: 'Owner First Name' });
   });
 
+  it('reads headers no alias lists from their words: property, mailing, owner, parcel — and leaves what it cannot be sure of', () => {
+    expect(
+      mapped([
+        'Prop Addr Street',
+        'Prop Addr City Name',
+        'Prop St',
+        'SiteAddr Zip5',
+        'Prop Zip+4',
+        'Owner1 Given',
+        'Owner1 Family',
+        'Owner2 Given',
+        'Owner2 Family',
+        'Mail To Street',
+        'Mail To City',
+        'Mail To State',
+        'Mail To Zip Code',
+        'Parcel #',
+        'Last Sale Date',
+        'Situs Street Number',
+        'Owner Occupied',
+        'County',
+      ]),
+    ).toEqual({
+      street_address: 'Prop Addr Street',
+      city: 'Prop Addr City Name',
+      zip_code: 'SiteAddr Zip5',
+      first_name: 'Owner1 Given',
+      last_name: 'Owner1 Family',
+      mailing_street_address: 'Mail To Street',
+      mailing_city: 'Mail To City',
+      mailing_state: 'Mail To State',
+      mailing_zip_code: 'Mail To Zip Code',
+      apn: 'Parcel #',
+    });
+    // An owner's own address columns are the mailing address; the owner's name alone is the whole name.
+    expect(
+      mapped([
+        'Physical Street Addr',
+        'Physical City',
+        'Physical State',
+        'Physical Zip',
+        'Owner Entity',
+        'Owner Addr Line 1',
+        'Owner Town',
+      ]),
+    ).toEqual({
+      street_address: 'Physical Street Addr',
+      city: 'Physical City',
+      state: 'Physical State',
+      zip_code: 'Physical Zip',
+      owner_name: 'Owner Entity',
+      mailing_street_address: 'Owner Addr Line 1',
+      mailing_city: 'Owner Town',
+    });
+  });
+
   it('an explicit map wins and takes its column away from the aliases', () => {
     expect(
       mapped(['Address', 'Mailing Address', 'City', 'State', 'Zip'], { street_address: 'Mailing Address' }),

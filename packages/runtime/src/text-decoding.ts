@@ -75,6 +75,38 @@ export function detectEncoding(sample: Uint8Array, complete = true): string {
   return 'windows-1252';
 }
 
+/** Files that are not text, by their first bytes: what each is, and what to do instead. */
+const BINARY_SIGNATURES: { bytes: number[]; kind: string; instead: string }[] = [
+  {
+    bytes: [0x50, 0x4b, 0x03, 0x04],
+    kind: 'a ZIP archive (an Excel .xlsx workbook is one)',
+    instead:
+      'save it as CSV, or send a workbook as .xlsx (Content-Type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) where uploads accept it',
+  },
+  {
+    bytes: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1],
+    kind: 'a legacy Excel 97–2003 workbook (.xls) or another Office 97 file',
+    instead: 'save it as CSV or as an .xlsx workbook',
+  },
+  { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], kind: 'a PDF document', instead: 'export the list as CSV' },
+  { bytes: [0x1f, 0x8b], kind: 'gzip-compressed', instead: 'send it with Content-Encoding: gzip, or uncompressed' },
+  { bytes: [0x89, 0x50, 0x4e, 0x47], kind: 'a PNG image', instead: 'export the list as CSV' },
+  { bytes: [0xff, 0xd8, 0xff], kind: 'a JPEG image', instead: 'export the list as CSV' },
+];
+
+/**
+ * Refuses a body whose first bytes say it is a binary file (a workbook, a PDF, an archive)
+ * with 415 naming it, before any of it is read as text: decoded, it would become one column
+ * of garbage or a "not valid UTF-8" that says nothing useful.
+ */
+export function refuseBinary(head: Uint8Array, what: string): void {
+  for (const { bytes, kind, instead } of BINARY_SIGNATURES) {
+    if (head.length >= bytes.length && bytes.every((b, i) => head[i] === b)) {
+      throw new ApiError('unsupported_media_type', `${what} is ${kind}, not text (CSV or NDJSON): ${instead}`);
+    }
+  }
+}
+
 /** Bytes looked at before choosing an encoding without a BOM or declared charset. */
 const SNIFF_BYTES = 64;
 
@@ -166,6 +198,7 @@ export async function* decodeText(
   /** The first SNIFF_BYTES: a BOM, a declaration or the UTF-16 pattern decide; else ASCII mode. */
   const start = (): string => {
     const head = take();
+    refuseBinary(head, what);
     const known = bomEncoding(head);
     const utf16 = known || options.charset ? undefined : sniffUtf16(head);
     if (known) choose(known, 'bom');

@@ -71,6 +71,26 @@ describe('decodeText', () => {
     expect(err).toMatchObject({ status: 415, code: 1003 });
   });
 
+  it('refuses a binary file with 415 naming what it is, even with a charset declared or in small chunks', async () => {
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]);
+    const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(200)]);
+    const pdf = Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n');
+    const cases: [Buffer[], string | undefined, RegExp][] = [
+      [[zip], undefined, /^the file is a ZIP archive \(an Excel \.xlsx workbook is one\), not text .*\.xlsx/],
+      [[...zip.subarray(0, 80)].map((b) => Buffer.from([b])), 'utf-8', /ZIP archive/],
+      [[xls], undefined, /legacy Excel 97–2003 workbook \(\.xls\)/],
+      [[pdf], undefined, /a PDF document/],
+      [[Buffer.from([0x1f, 0x8b, 8, 0, 0, 0])], undefined, /gzip-compressed.*Content-Encoding: gzip/],
+    ];
+    for (const [chunks, charset, message] of cases) {
+      const err = await text(chunks, charset).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ status: 415, code: 1003, message: expect.stringMatching(message) });
+    }
+    // Text that merely starts with the same letters is text.
+    expect(await text([Buffer.from('PK,street_address\n1,1 Main St\n')])).toBe('PK,street_address\n1,1 Main St\n');
+  });
+
   it('reads the charset parameter of a Content-Type', () => {
     expect(charsetOf('text/csv; charset="UTF-16"')).toBe('utf-16');
     expect(charsetOf('text/csv')).toBeUndefined();
