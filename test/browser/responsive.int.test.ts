@@ -288,8 +288,12 @@ describe('the console on a phone and on a desktop', () => {
     await expect(page.getByRole('navigation', { name: 'Console' }).isVisible()).resolves.toBe(true);
     await expectNoOverflow(page, 'menu open at 390 px');
     await shot('menu', PHONE.width);
-    await menu.press('Escape');
+    // Escape from a link in the menu closes it and gives the focus back to the button.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link').first().press('Escape');
     await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(
+      menu.evaluate((el) => (el as unknown as { matches(s: string): boolean }).matches(':focus')),
+    ).resolves.toBe(true);
   }, 30_000);
 
   it('traces one property: phones are tel: links that never wrap, and nothing overflows', async () => {

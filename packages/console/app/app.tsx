@@ -1,8 +1,9 @@
 /**
  * The signed-in shell: navigation on the left, the current page on the right; on a narrow
- * screen a bar on top whose Menu button opens the navigation (closed again on navigating).
+ * screen a bar on top whose Menu button opens the navigation (closed again on navigating or
+ * Escape).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { signOut, tokenClaims } from './auth.ts';
 import { BatchPage } from './pages/batch.tsx';
 import { BatchesPage } from './pages/batches.tsx';
@@ -53,6 +54,13 @@ export function App() {
   const isAdmin = !claims.role || claims.role === 'owner' || claims.role === 'admin';
   const section = NAV.find((r) => path === r.path || path.startsWith(`${r.path}/`)) ?? NAV[0]!;
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  /** Escape anywhere in the open menu closes it and gives the focus back to its button. */
+  const closeOnEscape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
   useEffect(() => {
     document.title = `${section.label} · Skip-trace console`;
     setMenuOpen(false);
@@ -63,7 +71,7 @@ export function App() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <aside className="sidebar" data-menu={menuOpen ? 'open' : 'closed'}>
+      <aside className="sidebar" data-menu={menuOpen ? 'open' : 'closed'} onKeyDown={closeOnEscape}>
         <div className="sidebar-top">
           <div className="brand">
             <span className="logo" aria-hidden="true">
@@ -76,8 +84,8 @@ export function App() {
             className="menu-button"
             aria-expanded={menuOpen}
             aria-controls="console-menu"
+            ref={menuButton}
             onClick={() => setMenuOpen(!menuOpen)}
-            onKeyDown={(e) => e.key === 'Escape' && setMenuOpen(false)}
           >
             <span className="menu-icon" aria-hidden="true" />
             Menu

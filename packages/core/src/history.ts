@@ -42,7 +42,11 @@ export function standardizedAddressOf(row: PropertyColumns) {
 /** Every word of the query is a word of the row's standardised address (the last may be a word's start). */
 export function addressMatches(queryWords: readonly string[], row: PropertyColumns): boolean {
   const std = standardizedAddressOf(row);
-  const words = addressWords(`${std.street_address} ${std.city} ${std.state} ${std.zip_code}`);
+  // The ZIP as given too: ZIP+4 whole (with or without its dash) and its two parts.
+  const zip = row.zip_code.replace(/\D/g, '');
+  const words = addressWords(
+    `${std.street_address} ${std.city} ${std.state} ${std.zip_code} ${zip} ${zip.slice(0, 5)} ${zip.slice(5)}`,
+  );
   return queryWords.every(
     (q, i) => words.includes(q) || (i === queryWords.length - 1 && words.some((w) => w.startsWith(q))),
   );

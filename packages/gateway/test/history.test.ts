@@ -44,7 +44,7 @@ describe('GET /property/skiptrace filters (History)', () => {
         street_address: '12 North Elm Street',
         city: 'Dallas',
         state: 'TX',
-        zip_code: '75201',
+        zip_code: '752011234',
         first_name: 'Bob',
         last_name: 'Stone',
       })
@@ -99,6 +99,9 @@ describe('GET /property/skiptrace filters (History)', () => {
   it('filters by address in USPS form, by name given or found, by phone, batch, status and dates', async () => {
     expect(await streets('address=12%20north%20elm%20st')).toEqual(['12 North Elm Street']);
     expect(await streets('address=N%20Elm%20Street%20Dallas')).toEqual(['12 North Elm Street']);
+    expect(await streets('address=elm%2075201')).toEqual(['12 North Elm Street']);
+    expect(await streets('address=elm%2075201-1234')).toEqual(['12 North Elm Street']);
+    expect(await streets('address=elm%20752011234')).toEqual(['12 North Elm Street']);
     expect(await streets('address=houston')).toEqual(['7 Oak Rd', '5 Match Ave']);
     expect(await streets('address=770')).toEqual(['7 Oak Rd', '5 Match Ave']);
     expect(await streets('address=elm%20dallas%20ca')).toEqual([]);

@@ -64,19 +64,38 @@ function SearchForm({ onSearch, busy }: { onSearch: (filters: HistoryFilters) =>
     <form className="form-grid history-search" role="search" aria-label="Search history" onSubmit={submit}>
       <label className="field">
         <span>Address</span>
-        <input value={form.address} maxLength={200} onChange={set('address')} placeholder="12 N Main St, Austin" />
+        <input
+          name="address"
+          value={form.address}
+          maxLength={200}
+          onChange={set('address')}
+          placeholder="12 N Main St, Austin"
+        />
       </label>
       <label className="field">
         <span>Name</span>
-        <input value={form.name} maxLength={100} onChange={set('name')} placeholder="Owner or person found" />
+        <input
+          name="name"
+          value={form.name}
+          maxLength={100}
+          onChange={set('name')}
+          placeholder="Owner or person found"
+        />
       </label>
       <label className="field">
         <span>Phone</span>
-        <input value={form.phone} maxLength={40} inputMode="tel" onChange={set('phone')} placeholder="(512) 555-0147" />
+        <input
+          name="phone"
+          value={form.phone}
+          maxLength={40}
+          inputMode="tel"
+          onChange={set('phone')}
+          placeholder="(512) 555-0147"
+        />
       </label>
       <label className="field">
         <span>Batch</span>
-        <select value={form.batch} onChange={set('batch')}>
+        <select name="batch" value={form.batch} onChange={set('batch')}>
           <option value="">Any</option>
           {batches.map((b) => (
             <option key={b.id} value={b.id}>
@@ -87,7 +106,7 @@ function SearchForm({ onSearch, busy }: { onSearch: (filters: HistoryFilters) =>
       </label>
       <label className="field">
         <span>Status</span>
-        <select value={form.status} onChange={set('status')}>
+        <select name="status" value={form.status} onChange={set('status')}>
           <option value="">Any</option>
           {STATUSES.map(([value, label]) => (
             <option key={value} value={value}>
@@ -98,11 +117,11 @@ function SearchForm({ onSearch, busy }: { onSearch: (filters: HistoryFilters) =>
       </label>
       <label className="field">
         <span>From</span>
-        <input type="date" value={form.from} onChange={set('from')} />
+        <input type="date" name="from" value={form.from} onChange={set('from')} />
       </label>
       <label className="field">
         <span>To</span>
-        <input type="date" value={form.to} onChange={set('to')} />
+        <input type="date" name="to" value={form.to} onChange={set('to')} />
       </label>
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={busy}>

@@ -68,6 +68,17 @@ async function follow(api: ApiClient, id: string, stderr = process.stderr): Prom
   }
 }
 
+/** Prints a new batch, or with --wait follows it to its end and prints that (exit 1 unless completed). */
+async function printOrFollow(api: ApiClient, accepted: { id: string }, wait: boolean): Promise<number> {
+  if (!wait) {
+    print(accepted);
+    return 0;
+  }
+  const last = await follow(api, accepted.id);
+  print(last);
+  return last.status === 'completed' ? 0 : 1;
+}
+
 const batchId = (positionals: string[]): string => {
   const [id, extra] = positionals;
   if (!id) throw new UsageError('ID is required');
@@ -183,13 +194,7 @@ export const batchSubmit: Command = {
       }),
     );
     process.stderr.write(`batch ${accepted.id}: ${accepted.accepted} rows accepted, ${accepted.rejected} rejected\n`);
-    if (values.wait !== true) {
-      print(accepted);
-      return 0;
-    }
-    const last = await follow(api, accepted.id);
-    print(last);
-    return last.status === 'completed' ? 0 : 1;
+    return printOrFollow(api, accepted, values.wait === true);
   },
 };
 
@@ -310,13 +315,7 @@ export const batchRerun: Command = {
       }),
     );
     process.stderr.write(`batch ${accepted.id}: re-run of batch ${id}, ${accepted.accepted} rows\n`);
-    if (values.wait !== true) {
-      print(accepted);
-      return 0;
-    }
-    const last = await follow(api, accepted.id);
-    print(last);
-    return last.status === 'completed' ? 0 : 1;
+    return printOrFollow(api, accepted, values.wait === true);
   },
 };
 
