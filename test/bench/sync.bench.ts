@@ -105,7 +105,17 @@ try {
   let client: { clientId: string; clientSecret: string };
   if (topology === 'standalone') {
     base = issuer = await startProcess('services/standalone/src/main.ts', port);
-    client = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    // Written as the demo is created, which may be just after /readyz answers.
+    const credentials = join(dataDir, 'demo-credentials.json');
+    await waitUntil(
+      () =>
+        readFile(credentials).then(
+          () => true,
+          () => false,
+        ),
+      { message: 'demo credentials written' },
+    );
+    client = JSON.parse(await readFile(credentials, 'utf8'));
   } else {
     // The production shape: one process per service, as k8s/ deploys them.
     issuer = `http://127.0.0.1:${port + 1}`;
@@ -123,7 +133,15 @@ try {
     });
     client = { clientId: created.client.clientId, clientSecret: created.clientSecret! };
   }
-  const token = await clientCredentialsToken(issuer, client);
+  // The standalone writes the demo credentials before it stores the client: retry until it has.
+  let token = '';
+  await waitUntil(
+    async () => {
+      token = await clientCredentialsToken(issuer, client).catch(() => '');
+      return token !== '';
+    },
+    { message: 'a token for the bench client' },
+  );
 
   let next = 0;
   const request: autocannon.Request = {
