@@ -49,6 +49,7 @@ beforeAll(async () => {
   worker = createTraceWorker({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
   await worker.start();
   const usage = createUsage(db);
+  const quota = createQuotaGuard({ usage, bus, logger });
   app = createGatewayService({
     db,
     bus,
@@ -58,9 +59,15 @@ beforeAll(async () => {
     health: createHealth(),
     kv: createMemoryKeyValue(),
     config: testHttpConfig(5_000, 1_000),
-    quota: createQuotaGuard({ usage, bus, logger }).middleware,
+    quota: quota.middleware,
     routers: {
-      '/usage': createUsageRouter({ usage, requireScope: auth.requireScope, logger, rateLimitPerMinute: 1_000 }),
+      '/usage': createUsageRouter({
+        usage,
+        requireScope: auth.requireScope,
+        logger,
+        rateLimitPerMinute: 1_000,
+        onQuotaChanged: ({ accountId }) => quota.forget(accountId),
+      }),
     },
   });
 }, 60_000);
