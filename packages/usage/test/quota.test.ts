@@ -4,9 +4,9 @@
  * while far from every limit, batch uploads and near-limit checks always read, concurrent
  * checks share one read, and `forget` makes the next check read.
  */
+import { afterEach, expect, it, jest } from '@jest/globals';
 import type { MessageBus } from '@skiptrace/messaging';
 import { ApiError, silentLogger } from '@skiptrace/runtime';
-import { jest } from '@jest/globals';
 import { createQuotaGuard, QUOTA_CACHE_MS } from '../src/quota.ts';
 import { monthOf, type QuotaStatus, type UsageStore } from '../src/usage.repository.ts';
 
@@ -32,7 +32,9 @@ function fakeUsage(initial: Record<string, { monthly_hits: number | null; hits: 
 
 const bus = { publish: async () => {} } as unknown as MessageBus;
 
-afterEach(() => jest.useRealTimers());
+afterEach(() => {
+  jest.useRealTimers();
+});
 
 it('reads an account without quotas once per QUOTA_CACHE_MS, sharing a read in flight', async () => {
   jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
