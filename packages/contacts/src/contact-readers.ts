@@ -5,7 +5,7 @@
 import { assertUsable, resolveColumns } from './columns.ts';
 import type { AddressField, ColumnLayout } from './columns.ts';
 import { csvRecords } from './csv-records.ts';
-import { normalizeSeen, seenEnd } from './seen-dates.ts';
+import { seenEndOf } from './seen-dates.ts';
 import { textLines } from './text-chunks.ts';
 
 export interface RawPhone {
@@ -140,18 +140,30 @@ export async function* ndjsonContacts(
         out.push({ line, error: 'addresses holds no address object' });
         continue;
       }
-      const rows = places.map((place) => {
-        const at = extract(place);
+      // A row per address: the person's fields, the address's own six (as extract would
+      // read them, without building the rest), no phones or e-mails but on the current one.
+      const rows = places.map((place): RawContact => {
+        const keys = Object.keys(place);
+        const f = layoutOf(keys).fields;
+        const field = (index: number | undefined): string =>
+          index === undefined ? '' : text(place[keys[index]!]).trim();
         return {
-          ...contact,
-          street_address: at.street_address,
-          city: at.city,
-          state: at.state,
-          zip_code: at.zip_code,
-          first_seen: at.first_seen,
-          last_seen: at.last_seen,
-          phones: [] as RawPhone[],
-          emails: [] as string[],
+          street_address: field(f.street_address),
+          city: field(f.city),
+          state: field(f.state),
+          zip_code: field(f.zip_code),
+          first_name: contact.first_name,
+          last_name: contact.last_name,
+          person_id: contact.person_id,
+          middle_name: contact.middle_name,
+          suffix: contact.suffix,
+          birth_year: contact.birth_year,
+          birth_date: contact.birth_date,
+          deceased: contact.deceased,
+          first_seen: field(f.first_seen),
+          last_seen: field(f.last_seen),
+          phones: [],
+          emails: [],
         };
       });
       const current = rows.reduce((best, row) => (seenAfter(row.last_seen, best.last_seen) ? row : best));
@@ -192,7 +204,16 @@ const MAX_LAYOUTS = 1_000;
  */
 export function layoutCache<L>(resolve: (keys: string[]) => L): (keys: string[]) => L {
   const layouts = new Map<string, L>();
+  // The key sets met last (a person line and its address objects alternate): compared key
+  // by key (JSON.parse interns keys, so mostly pointer compares) before building a signature.
+  const recent: { keys: string[]; layout: L }[] = [];
+  const same = (a: string[], b: string[]): boolean => {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  };
   return (keys) => {
+    for (const entry of recent) if (same(entry.keys, keys)) return entry.layout;
     const signature = keys.join('\n');
     let layout = layouts.get(signature);
     if (layout === undefined) {
@@ -200,13 +221,15 @@ export function layoutCache<L>(resolve: (keys: string[]) => L): (keys: string[])
       layout = resolve(keys);
       layouts.set(signature, layout);
     }
+    if (recent.length >= 4) recent.pop();
+    recent.unshift({ keys, layout });
     return layout;
   };
 }
 
 /** Whether last_seen `a` (as written) is later than `b`; '' and unreadable dates are the earliest. */
 function seenAfter(a: string, b: string): boolean {
-  return seenEnd(normalizeSeen(a) ?? '') > seenEnd(normalizeSeen(b) ?? '');
+  return seenEndOf(a) > seenEndOf(b);
 }
 
 /** The natural JSON shape: `phones: ["…" | {number, type, first_seen, last_seen}]`, `emails: ["…"]`. */

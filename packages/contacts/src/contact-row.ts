@@ -9,7 +9,13 @@
  * address, common names), so their COPY text is remembered along with their normal form.
  */
 import { hash } from 'node:crypto';
-import { candidateKeys, nameTokens, standardizeAddress } from '@skiptrace/matching';
+import {
+  ADDRESS_MEMO_LIMIT,
+  BoundedMemo,
+  candidateKeys,
+  createAddressStandardizer,
+  nameTokens,
+} from '@skiptrace/matching';
 import type { StandardAddress } from '@skiptrace/matching';
 import { encodeCopyValue } from '@skiptrace/storage';
 import type { RawContact } from './contact-readers.ts';
@@ -51,39 +57,40 @@ interface AddressText {
   fields: string;
 }
 
+/** AddressText of a street line, for the city, state and ZIP it was written with. */
+interface AddressEntry {
+  city: string;
+  state: string;
+  zip: string;
+  text: AddressText;
+}
+
 /**
- * Vendor files list a property's owners on consecutive rows (1–4 per household), so the
- * previous row's address is remembered: a repeat costs four string compares, not a parse.
+ * Addresses repeat: vendor files list a household's people on consecutive rows, a person
+ * file names each dwelling once per person who lived there. So each distinct address is
+ * standardised and encoded once: by street line (the entry checks the other three
+ * fields, so a street line met with another city is simply standardised again), in a
+ * bounded memo; the standardiser itself remembers each city, state and ZIP's normal form.
  */
-let lastStreet = '';
-let lastCity = '';
-let lastState = '';
-let lastZip = '';
-let lastAddress: AddressText | undefined;
+const addresses = new BoundedMemo<AddressEntry>(ADDRESS_MEMO_LIMIT / 2);
+const standardizeCached = createAddressStandardizer(ADDRESS_MEMO_LIMIT, 0);
 
 function standardize(raw: RawContact): AddressText {
-  if (
-    lastAddress === undefined ||
-    raw.street_address !== lastStreet ||
-    raw.city !== lastCity ||
-    raw.state !== lastState ||
-    raw.zip_code !== lastZip
-  ) {
-    const address = standardizeAddress(raw);
-    const keys = candidateKeys(address);
-    // The keys matching builds for stored rows: the same code builds the worker's query keys.
-    lastAddress = {
-      address,
-      unitKey: keys.unitKey,
-      keys: `${encodeCopyValue(keys.addressKey)}\t${encodeCopyValue(keys.unitKey)}`,
-      fields: [address.line, address.city, address.state, address.zip5].map(encodeCopyValue).join('\t'),
-    };
-    lastStreet = raw.street_address;
-    lastCity = raw.city;
-    lastState = raw.state;
-    lastZip = raw.zip_code;
+  const entry = addresses.get(raw.street_address);
+  if (entry !== undefined && entry.city === raw.city && entry.state === raw.state && entry.zip === raw.zip_code) {
+    return entry.text;
   }
-  return lastAddress;
+  const address = standardizeCached(raw);
+  const keys = candidateKeys(address);
+  // The keys matching builds for stored rows: the same code builds the worker's query keys.
+  const text: AddressText = {
+    address,
+    unitKey: keys.unitKey,
+    keys: `${encodeCopyValue(keys.addressKey)}\t${encodeCopyValue(keys.unitKey)}`,
+    fields: [address.line, address.city, address.state, address.zip5].map(encodeCopyValue).join('\t'),
+  };
+  addresses.set(raw.street_address, { city: raw.city, state: raw.state, zip: raw.zip_code, text });
+  return text;
 }
 
 /** A name as written and normalised (matching's nameTokens, as normalizePerson does), as COPY text. */

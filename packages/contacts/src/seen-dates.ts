@@ -4,6 +4,7 @@
  * compared as the first day (first_seen) or the last day (last_seen) of the period they
  * name, so "2019" as a last_seen is later than "2019-05".
  */
+import { BoundedMemo } from '@skiptrace/matching';
 
 /** A date as a source writes it: ISO (2019, 2019-05, 2019-05-14, 2019/05/14), US (05/14/2019, 5/2019) or 20190514. */
 const ISO = /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T ].*)?$/;
@@ -32,6 +33,20 @@ const num = (s: string | undefined): number | undefined => (s === undefined ? un
  * or null when it cannot be read as a date.
  */
 export function normalizeSeen(text: string): string | null {
+  const known = seenMemo.get(text);
+  if (known !== undefined) return known;
+  const stored = parseSeen(text);
+  seenMemo.set(text, stored);
+  return stored;
+}
+
+/**
+ * Dates repeat across a file's rows (years, months, a few thousand days), so each distinct
+ * spelling is read once (bounded: BoundedMemo).
+ */
+const seenMemo = new BoundedMemo<string | null>(10_000);
+
+function parseSeen(text: string): string | null {
   const value = text.trim();
   if (value === '') return '';
   let m = ISO.exec(value);
@@ -44,6 +59,18 @@ export function normalizeSeen(text: string): string | null {
   m = COMPACT.exec(value);
   if (m) return build(Number(m[1]), Number(m[2]), num(m[3]));
   return null;
+}
+
+const endMemo = new BoundedMemo<string>(10_000);
+
+/** seenEnd of the date as written (unreadable or empty: ''), memoised: for ordering a person's rows by last_seen. */
+export function seenEndOf(text: string): string {
+  let end = endMemo.get(text);
+  if (end === undefined) {
+    end = seenEnd(normalizeSeen(text) ?? '');
+    endMemo.set(text, end);
+  }
+  return end;
 }
 
 /** The last day a stored date can mean, as `YYYY-MM-DD` ('' stays ''): for ordering last_seen. */

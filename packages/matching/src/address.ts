@@ -8,6 +8,7 @@
  * because "Apt 5", "Unit 5" and "#5" name the same door far more often than not.
  */
 import { normalizeState, normalizeZip } from './region.ts';
+import type { Zip } from './region.ts';
 import { parseStreetLine } from './street.ts';
 import type { StreetParts } from './street.ts';
 import { cleanWords } from './text.ts';
@@ -93,4 +94,104 @@ function joinWords(words: readonly (string | null)[]): string {
     out = out === '' ? word : `${out} ${word}`;
   }
   return out;
+}
+
+/**
+ * A cache of at most about `2 × limit` entries: the newer half is filled until full, then
+ * becomes the older half and a new one starts; a hit in the older half moves forward. So
+ * values in use stay and an input of only distinct values costs bounded memory.
+ */
+export class BoundedMemo<V> {
+  private newer = new Map<string, V>();
+  private older = new Map<string, V>();
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  get(key: string): V | undefined {
+    const hit = this.newer.get(key);
+    if (hit !== undefined) return hit;
+    const old = this.older.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+
+  set(key: string, value: V): void {
+    if (this.newer.size >= this.limit) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(key, value);
+  }
+}
+
+/** Distinct values each field memo of createAddressStandardizer keeps (about twice this at most). */
+export const ADDRESS_MEMO_LIMIT = 50_000;
+
+/**
+ * `standardizeAddress` for bulk work (imports): the same result for the same input, with
+ * each field's normal form computed once per distinct value — a file repeats its cities,
+ * states and ZIP codes on most rows and a street line on every row of a household. The
+ * street parts are copied into each result as standardizeAddress does, so results share
+ * nothing mutable with the memo. Memory is bounded (BoundedMemo).
+ */
+export function createAddressStandardizer(
+  limit = ADDRESS_MEMO_LIMIT,
+  /** Street lines remembered (0: none, for a caller that remembers whole addresses itself). */
+  streetLimit = limit,
+): (input: AddressInput) => StandardAddress {
+  const streets = new BoundedMemo<{ parts: StreetParts; street: string; line: string }>(streetLimit);
+  const cities = new BoundedMemo<string>(limit);
+  const states = new BoundedMemo<string | null>(limit);
+  const zips = new BoundedMemo<Zip | null>(limit);
+  return (input) => {
+    const raw = input.street_address ?? '';
+    let parsed = streetLimit > 0 ? streets.get(raw) : undefined;
+    if (parsed === undefined) {
+      const parts = parseStreetLine(raw);
+      const street = joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]);
+      parsed = { parts, street, line: joinWords([parts.number, street, parts.unitType, parts.unitNumber]) };
+      if (streetLimit > 0) streets.set(raw, parsed);
+    }
+    const { parts, street, line } = parsed;
+    let zip: Zip | null | undefined;
+    if (typeof input.zip_code === 'string') {
+      zip = zips.get(input.zip_code);
+      if (zip === undefined) {
+        zip = normalizeZip(input.zip_code);
+        zips.set(input.zip_code, zip);
+      }
+    } else zip = normalizeZip(input.zip_code);
+    let city: string | undefined;
+    if (typeof input.city === 'string') {
+      city = cities.get(input.city);
+      if (city === undefined) {
+        city = normalizeCity(input.city);
+        cities.set(input.city, city);
+      }
+    } else city = normalizeCity(input.city);
+    let state: string | null | undefined;
+    if (typeof input.state === 'string') {
+      state = states.get(input.state);
+      if (state === undefined) {
+        state = normalizeState(input.state);
+        states.set(input.state, state);
+      }
+    } else state = normalizeState(input.state);
+    const zip5 = zip?.zip5 ?? null;
+    const key = addressKey(parts.number, street, zip5);
+    return {
+      ...parts,
+      line,
+      street,
+      city,
+      state,
+      zip5,
+      zip4: zip?.zip4 ?? null,
+      key,
+      unitKey: unitKeyOf(key, parts.unitType, parts.unitNumber),
+    };
+  };
 }

@@ -1,5 +1,12 @@
 /** @skiptrace/matching — pure functions: address standardisation, names, scoring, phones. */
-export { addressKey, normalizeCity, standardizeAddress } from './address.ts';
+export {
+  addressKey,
+  ADDRESS_MEMO_LIMIT,
+  BoundedMemo,
+  createAddressStandardizer,
+  normalizeCity,
+  standardizeAddress,
+} from './address.ts';
 export type { AddressInput, StandardAddress } from './address.ts';
 export { normalizeState, normalizeZip } from './region.ts';
 export type { Zip } from './region.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { normalizeState, normalizeZip, standardizeAddress } from '../src/index.ts';
+import { createAddressStandardizer, normalizeState, normalizeZip, standardizeAddress } from '../src/index.ts';
 
 const at = (street_address: string, zip_code: string | null = '90210') =>
   standardizeAddress({ street_address, city: 'Beverly Hills', state: 'CA', zip_code });
@@ -174,5 +174,32 @@ describe('normalizeZip', () => {
 
   it.each(['', 'ABCDE', '12', '123456', '00000', null])('%s → null', (input) => {
     expect(normalizeZip(input)).toBeNull();
+  });
+});
+
+describe('createAddressStandardizer', () => {
+  it('gives what standardizeAddress gives, for repeated and varied inputs, with a tiny memo', () => {
+    const standardize = createAddressStandardizer(2);
+    const streets = ['123 N Main St Apt 5B', '12 Saint James Row', 'PO Box 12', '', '5 1/2 Elm', '77 W. 3rd St #4'];
+    const cities = ['Beverly Hills', 'st louis', 'Ft. Worth', ''];
+    const states = ['CA', 'new york', 'Calif.', 'XX', ''];
+    const zips: (string | number | null)[] = ['90210', '2134', '90210-1234', 'abc', '', 2134, null];
+    for (let round = 0; round < 2; round++) {
+      for (const street_address of streets)
+        for (const city of cities)
+          for (const state of states)
+            for (const zip_code of zips) {
+              const input = { street_address, city, state, zip_code };
+              expect(standardize(input)).toEqual(standardizeAddress(input));
+            }
+    }
+  });
+
+  it('returns results that share nothing mutable with the memo', () => {
+    const standardize = createAddressStandardizer();
+    const input = { street_address: '123 N Main St Apt 5B', city: 'Austin', state: 'TX', zip_code: '78701' };
+    const first = standardize(input);
+    first.number = '999';
+    expect(standardize(input)).toEqual(standardizeAddress(input));
   });
 });
