@@ -16,7 +16,7 @@ export { createPostgresDatabase } from './database-postgres.ts';
 export type { PostgresDatabaseOptions, StorageLogger } from './database-postgres.ts';
 export { createPgliteDatabase } from './database-pglite.ts';
 export type { PgliteDatabaseOptions } from './database-pglite.ts';
-export { encodeCopyValue } from './copy-text.ts';
+export { COPY_CHUNK_SIZE, encodeCopyValue } from './copy-text.ts';
 export { DEFAULT_MIGRATIONS_DIR } from './migrations.ts';
 export { analyzeAfterLoad } from './statistics.ts';
 export {
