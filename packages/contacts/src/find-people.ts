@@ -73,23 +73,50 @@ export interface PersonRow {
   deceased: boolean;
 }
 
+// The rows the caller already holds (a candidate's row at the queried address, read with its
+// phones and e-mails by findCandidates) are not read again: a person's row at the address is
+// a third of their rows in a world of three addresses each, and its phones' jsonb output and
+// parse were most of what reading it cost. `id = ANY` of a bound array is hashed (PG 14+).
 const PERSON_ROWS_SQL = `
 SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen, last_seen, phones, emails, deceased
-FROM contacts WHERE person_key = ANY($1::text[]) AND person_key <> ''`;
+FROM contacts WHERE person_key = ANY($1::text[]) AND person_key <> '' AND NOT (id = ANY($2::int8[]))`;
 
 /** Most rows read for one person (addresses on file); a person with more keeps the newest by id. */
 export const MAX_ROWS_PER_PERSON = 50;
 
-/** Every row of the given people, by person_key. */
-export async function loadPersonRows(db: Sql, personKeys: Iterable<string>): Promise<Map<string, PersonRow[]>> {
+const byId = (a: PersonRow, b: PersonRow): number =>
+  a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * Every row of the given people, by person_key, in import order (id). `known`: rows the
+ * caller already read (of these people or others; each id once is enough), merged in
+ * instead of read again.
+ */
+export async function loadPersonRows(
+  db: Sql,
+  personKeys: Iterable<string>,
+  known: Iterable<PersonRow> = [],
+): Promise<Map<string, PersonRow[]>> {
   const out = new Map<string, PersonRow[]>();
   const keys = [...new Set(personKeys)].filter((k) => k !== '');
   if (keys.length === 0) return out;
-  const { rows } = await db.query<PersonRow>(PERSON_ROWS_SQL, [keys]);
-  for (const row of rows) {
+  const wanted = new Set(keys);
+  const add = (row: PersonRow) => {
     const list = out.get(row.person_key);
     if (list === undefined) out.set(row.person_key, [row]);
-    else if (list.length < MAX_ROWS_PER_PERSON) list.push(row);
+    else list.push(row);
+  };
+  const held = new Set<string>();
+  for (const row of known) {
+    if (!wanted.has(row.person_key) || held.has(row.id)) continue;
+    held.add(row.id);
+    add(row);
+  }
+  const { rows } = await db.query<PersonRow>(PERSON_ROWS_SQL, [keys, [...held]]);
+  for (const row of rows) add(row);
+  for (const [key, list] of out) {
+    list.sort(byId);
+    if (list.length > MAX_ROWS_PER_PERSON) out.set(key, list.slice(-MAX_ROWS_PER_PERSON));
   }
   return out;
 }

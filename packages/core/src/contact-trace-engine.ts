@@ -334,7 +334,17 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.personKey);
     });
     personKeys.delete('');
-    const personRows = await loadPersonRows(db, personKeys);
+    // The rows already read at the property and the mailing addresses (with their phones and
+    // e-mails) are not read again.
+    const known: PersonRow[] = [];
+    for (const list of [...found, ...mailingFound]) {
+      for (const c of list) {
+        if (!personKeys.has(c.personKey)) continue;
+        const stored = storedDetailsOf(c);
+        if (stored !== undefined) known.push(rowOfCandidate(c, stored.phones, stored.emails));
+      }
+    }
+    const personRows = await loadPersonRows(db, personKeys, known);
     const rowsOf = (c: ContactCandidate): PersonRow[] => {
       const rows = c.personKey === '' ? undefined : personRows.get(c.personKey);
       if (rows !== undefined && rows.length > 0) return rows;
