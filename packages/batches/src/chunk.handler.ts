@@ -132,7 +132,8 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // and so does the usage of the batch's account and client (@skiptrace/usage): $12 the phones
 // of each row's result as Node counted them, -1 for a reused result passed through as text
 // (counted here from the stored JSON); $13 the same for its mobile phones (the batch's phones found
-// and mobile share are the sums of its chunks' counters).
+// and mobile share are the sums of its chunks' counters). The owner facts ($11) are one JSON array
+// too, null for a row without them (json_array_elements_text gives SQL NULL for a JSON null).
 export const STORE_OUTCOMES = `
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total,
@@ -140,7 +141,7 @@ WITH stored AS (
   SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results,
          u.people_total, u.owner_facts::json
     FROM ROWS FROM (unnest($5::int[]), unnest($6::text[]), unnest($7::bool[]), unnest($8::text[]),
-                    json_array_elements($9::json), unnest($10::int[]), unnest($11::text[]))
+                    json_array_elements($9::json), unnest($10::int[]), json_array_elements_text($11::json))
       AS u(row_number, status, reused, error, results, people_total, owner_facts)
     JOIN batch_inputs p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
   ON CONFLICT DO NOTHING
@@ -356,7 +357,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         outcomes.errors,
         `[${outcomes.results.join(',')}]`,
         outcomes.peopleTotals,
-        outcomes.ownerFacts,
+        `[${outcomes.ownerFacts.map((f) => f ?? 'null').join(',')}]`,
         outcomes.phones,
         outcomes.mobile,
       ]);
