@@ -114,6 +114,7 @@ function matchOwners(
   pool: { c: ContactCandidate; property: boolean; at: MatchQuery['address'] }[],
   confidence: Map<ContactCandidate, number>,
   people: PoolPeople,
+  agree: (s: Sought, c: ContactCandidate) => number = nameAgreement,
 ): OwnerMatch[] {
   const chosen = new Map<string, OwnerMatch>();
   const currentOf = (c: ContactCandidate): OwnerMatch['current'] => {
@@ -123,7 +124,7 @@ function matchOwners(
   for (const s of sought) {
     const byPerson = new Map<string, OwnerMatch>();
     for (const { c, property, at } of pool) {
-      const score = nameAgreement(s, c);
+      const score = agree(s, c);
       if (score === 0) continue;
       const id = identityOf(c);
       const known = byPerson.get(id);
@@ -328,9 +329,19 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
 
     // Every row of the people who may be owners or live there (one statement), read before
     // the owners are chosen: where a person lives now decides between namesakes.
+    // How well each sought owner's name agrees with each person in the pool: computed once,
+    // here and for matchOwners below.
+    const agreements = new Map<Sought, Map<ContactCandidate, number>>();
+    const agree = (s: Sought, c: ContactCandidate): number => {
+      let known = agreements.get(s);
+      if (known === undefined) agreements.set(s, (known = new Map()));
+      let score = known.get(c);
+      if (score === undefined) known.set(c, (score = nameAgreement(s, c)));
+      return score;
+    };
     const personKeys = new Set<string>();
     pools.forEach((pool, i) => {
-      for (const { c } of pool) if (sought[i]!.some((s) => nameAgreement(s, c) > 0)) personKeys.add(c.personKey);
+      for (const { c } of pool) if (sought[i]!.some((s) => agree(s, c) > 0)) personKeys.add(c.personKey);
       for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.personKey);
     });
     personKeys.delete('');
@@ -365,7 +376,7 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       if (s.length === 0) return [];
       const property = new Set(pools[i]!.filter((e) => e.property).map((e) => e.c.unitKey));
       const mailing = new Set(pools[i]!.filter((e) => !e.property).map((e) => e.c.unitKey));
-      return matchOwners(s, pools[i]!, rankedConfidence[i]!, { life, property, mailing });
+      return matchOwners(s, pools[i]!, rankedConfidence[i]!, { life, property, mailing }, agree);
     });
 
     // The suppression flags of the chosen people's phones.
