@@ -126,6 +126,72 @@ async function writeBatchFile(path: string, variant: number): Promise<void> {
   await appendFile(path, buf);
 }
 
+/** A batch row's cells as one line of COPY text (tab-separated, escaped). */
+const copyLine = (cells: readonly string[]) =>
+  `${cells.map((c) => c.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')).join('\t')}\n`;
+
+/**
+ * The batch's same-minutes reference (#26): the batch's rows written with a bare COPY into a
+ * plain table of text columns, then read back with bare keyset SELECTs of 10,000 rows, on the
+ * same database. Seconds and CPU µs per row (PostgreSQL's backends and this process); the
+ * COPY text is built before the clock starts.
+ */
+async function bareReference() {
+  const columns = BATCH_HEADER.split(',');
+  await db.query(`DROP TABLE IF EXISTS bench_reference`);
+  await db.query(`CREATE TABLE bench_reference (n bigint PRIMARY KEY, ${columns.map((c) => `${c} text`).join(', ')})`);
+  const chunks: string[] = [];
+  let buf = '';
+  let i = 0;
+  while (i < rows) {
+    for (const row of generateContacts({ rows: Math.max(1, Math.min(contacts || rows, rows)), seed: SEED })) {
+      if (++i > rows) break;
+      buf += `${i}\t${copyLine(batchRow(row, i, 0))}`;
+      if (buf.length > 1 << 20) {
+        chunks.push(buf);
+        buf = '';
+      }
+    }
+  }
+  chunks.push(buf);
+  // Every backend of the database, this process's own included (the COPY and SELECTs run on them).
+  const backends = async () =>
+    (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map(
+      (r) => r.pid,
+    );
+  const sampler = sampleProcesses({ postgres: backends, bench: () => [process.pid] });
+  const c0 = await sampler.cpuMs();
+  const t0 = performance.now();
+  await db.copyText('bench_reference', ['n', ...columns], chunks);
+  const t1 = performance.now();
+  const c1 = await sampler.cpuMs();
+  let read = 0;
+  for (let after = 0; ;) {
+    const page = await db.query<{ n: string }>(`SELECT * FROM bench_reference WHERE n > $1 ORDER BY n LIMIT 10000`, [
+      after,
+    ]);
+    if (page.rows.length === 0) break;
+    read += page.rows.length;
+    after = Number(page.rows.at(-1)!.n);
+  }
+  const t2 = performance.now();
+  const c2 = await sampler.cpuMs();
+  sampler.stop();
+  await db.query(`DROP TABLE bench_reference`);
+  if (read !== rows) throw new Error(`reference read ${read} rows, expected ${rows}`);
+  const us = (a: Record<string, number>, b: Record<string, number>) => {
+    const out: Record<string, number> = {};
+    for (const name of Object.keys(b)) out[name] = Math.round(((b[name]! - (a[name] ?? 0)) * 10_000) / rows) / 10;
+    out.total = Math.round(Object.values(out).reduce((sum, v) => sum + v, 0) * 10) / 10;
+    return out;
+  };
+  const s = (ms: number) => Math.round(ms / 10) / 100;
+  return {
+    seconds: { copy: s(t1 - t0), select: s(t2 - t1), total: s(t2 - t0) },
+    cpuMicrosPerRow: { copy: us(c0, c1), select: us(c1, c2), all: us(c0, c2) },
+  };
+}
+
 const quantile = (sorted: number[], q: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
@@ -362,6 +428,7 @@ try {
       await new Promise((r) => setTimeout(r, 10_000));
       syncIdle = await idle.stop();
     }
+    const referenceBefore = await bareReference();
     const sampler = sampleProcesses(groups);
     const c0 = await sampler.cpuMs();
     const probes = engine === 'real' ? startProbes(headers.authorization!.slice(7), bodies, probeRate) : undefined;
@@ -390,14 +457,24 @@ try {
     const sync = await probes?.stop({ upload: t0, trace: t1, export: t2 });
     const peakRssMiB = sampler.stop();
     if (lines !== rows + 1) throw new Error(`export had ${lines} lines, expected ${rows + 1}`);
+    const referenceAfter = await bareReference();
     const s = (ms: number) => Math.round(ms / 100) / 10;
     const processed = Number(summary.processed);
+    const all = perRow(c0, c3);
+    const referenceUs = referenceBefore.cpuMicrosPerRow.all.total! + referenceAfter.cpuMicrosPerRow.all.total!;
+    const referenceSeconds = referenceBefore.seconds.total + referenceAfter.seconds.total;
     results.push({
       batch: b + 1,
       seconds: { upload: s(t1 - t0), trace: s(t2 - t1), export: s(t3 - t2), total: s(t3 - t0) },
       rowsPerSecond: Math.round(rows / ((t3 - t0) / 1000)),
-      cpuMicrosPerRow: { upload: perRow(c0, c1), trace: perRow(c1, c2), export: perRow(c2, c3), all: perRow(c0, c3) },
+      cpuMicrosPerRow: { upload: perRow(c0, c1), trace: perRow(c1, c2), export: perRow(c2, c3), all },
       peakRssMiB,
+      // The same rows' bare COPY + SELECT just before and just after: what the batch costs beside them.
+      reference: { before: referenceBefore, after: referenceAfter },
+      ratioToReference: {
+        seconds: Math.round(((t3 - t0) / 1000 / (referenceSeconds / 2)) * 10) / 10,
+        cpuPerRow: Math.round((all.total! / (referenceUs / 2)) * 10) / 10,
+      },
       matchRate: Math.round((Number(summary.matched) / processed) * 1000) / 10,
       counts: {
         processed,

@@ -126,9 +126,12 @@ export function sampleProcesses(groups: PidGroups, intervalMs = 250) {
   const timer = setInterval(() => void tick().catch(() => undefined), intervalMs);
   void tick().catch(() => undefined);
   return {
-    /** CPU ms used by each group since sampling began (samples once more first). */
+    /** CPU ms used by each group since sampling began (lists the processes and samples once more first). */
     async cpuMs(): Promise<Record<string, number>> {
       await ticking?.catch(() => undefined);
+      // The groups' processes are listed afresh: one started since the last listing (a new
+      // pooled connection's backend) counts too.
+      refreshed = 0;
       await tick().catch(() => undefined);
       return { ...used };
     },
