@@ -17,7 +17,14 @@ import {
   type PropertyRecordColumn,
 } from '@skiptrace/contracts';
 import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
-import { candidateKeys, createAddressStandardizer, type StandardAddress } from '@skiptrace/matching';
+import {
+  ADDRESS_MEMO_LIMIT,
+  BoundedMemo,
+  candidateKeys,
+  createAddressStandardizer,
+  type AddressInput,
+  type StandardAddress,
+} from '@skiptrace/matching';
 import { analyzeAfterLoad, COPY_CHUNK_SIZE, encodeCopyValue, type Database } from '@skiptrace/storage';
 import { csvCell } from '@skiptrace/runtime';
 import { foldHeader, ImportFormatError } from './columns.ts';
@@ -237,12 +244,37 @@ function quoted(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
 
+/** What toRecordLine remembers across one import's records. */
+interface RecordContext {
+  sourceCopy: string;
+  /** Situs addresses: each parcel's street line is new, its city, state and ZIP are not. */
+  situs: (input: AddressInput) => StandardAddress;
+  /** Mailing addresses: a landlord's repeats on each of their parcels. */
+  mailing: (input: AddressInput) => StandardAddress;
+  /** The mailing columns' COPY text by mailing street line (the entry checks the rest). */
+  mailingText: BoundedMemo<{ city: string; state: string; zip: string; text: string }>;
+}
+
+function recordContext(sourceCopy: string): RecordContext {
+  return {
+    sourceCopy,
+    situs: createAddressStandardizer(ADDRESS_MEMO_LIMIT, 0),
+    mailing: createAddressStandardizer(),
+    mailingText: new BoundedMemo(ADDRESS_MEMO_LIMIT),
+  };
+}
+
+const NO_MAILING = '\t\t\t\t\t';
+
+/** The six mailing columns' COPY text (tab-separated) of a standardised mailing address. */
+function mailingColumns(m: StandardAddress, raw: RawProperty): string {
+  // A PO box or a foreign address is kept for display; only a street address is a key people are found at.
+  const keyed = m.number !== '' && m.zip5 !== null && m.state !== null;
+  return `${encodeCopyValue(m.line)}\t${encodeCopyValue(m.city)}\t${encodeCopyValue(m.state ?? raw.mailing_state)}\t${encodeCopyValue(m.zip5 ?? raw.mailing_zip_code)}\t${keyed ? encodeCopyValue(m.key) : ''}\t${keyed ? encodeCopyValue(m.unitKey) : ''}`;
+}
+
 /** One record's COPY line (without name_order, filled per batch), or why it is rejected. */
-function toRecordLine(
-  raw: RawProperty,
-  sourceCopy: string,
-  standardizeAddress: (input: Parameters<ReturnType<typeof createAddressStandardizer>>[0]) => StandardAddress,
-): { head: string; tail: string } | { reason: string } {
+function toRecordLine(raw: RawProperty, context: RecordContext): { head: string; tail: string } | { reason: string } {
   for (const field of ADDRESS_FIELDS) {
     if (raw[field] === '') return { reason: `missing ${field}` };
   }
@@ -254,12 +286,12 @@ function toRecordLine(
   ) {
     return { reason: 'no owner name' };
   }
-  const situs = standardizeAddress(raw);
+  const situs = context.situs(raw);
   if (situs.state === null) return { reason: `unknown state ${quoted(raw.state)}` };
   if (situs.zip5 === null) return { reason: `bad zip_code ${quoted(raw.zip_code)}` };
   if (situs.number === '') return { reason: `no house number in street_address ${quoted(raw.street_address)}` };
   const keys = candidateKeys(situs);
-  let mailing = ['', '', '', '', '', ''];
+  let mailing = NO_MAILING;
   if (raw.mailing_street_address !== '') {
     // An owner-occupied parcel's tax bill goes to the parcel: the same text is not standardised twice.
     const same =
@@ -267,24 +299,32 @@ function toRecordLine(
       raw.mailing_city === raw.city &&
       raw.mailing_state === raw.state &&
       raw.mailing_zip_code === raw.zip_code;
-    const m = same
-      ? situs
-      : standardizeAddress({
+    if (same) mailing = mailingColumns(situs, raw);
+    else {
+      const known = context.mailingText.get(raw.mailing_street_address);
+      if (
+        known !== undefined &&
+        known.city === raw.mailing_city &&
+        known.state === raw.mailing_state &&
+        known.zip === raw.mailing_zip_code
+      ) {
+        mailing = known.text;
+      } else {
+        const m = context.mailing({
           street_address: raw.mailing_street_address,
           city: raw.mailing_city,
           state: raw.mailing_state,
           zip_code: raw.mailing_zip_code,
         });
-    // A PO box or a foreign address is kept for display; only a street address is a key people are found at.
-    const keyed = m.number !== '' && m.zip5 !== null && m.state !== null;
-    mailing = [
-      m.line,
-      m.city,
-      m.state ?? raw.mailing_state,
-      m.zip5 ?? raw.mailing_zip_code,
-      keyed ? m.key : '',
-      keyed ? m.unitKey : '',
-    ];
+        mailing = mailingColumns(m, raw);
+        context.mailingText.set(raw.mailing_street_address, {
+          city: raw.mailing_city,
+          state: raw.mailing_state,
+          zip: raw.mailing_zip_code,
+          text: mailing,
+        });
+      }
+    }
   }
   const occupied = raw.owner_occupied.toLowerCase();
   const ownerOccupied = occupied === '' ? '\\N' : YES.has(occupied) ? 't' : NO.has(occupied) ? 'f' : undefined;
@@ -294,25 +334,13 @@ function toRecordLine(
   for (const field of OWNER_NAME_COLUMNS) {
     if (raw[field].length > 300) return { reason: `${field} longer than 300 characters` };
   }
-  const head = [
-    keys.unitKey,
-    raw.apn,
-    keys.addressKey,
-    keys.unitKey,
-    situs.line,
-    situs.city,
-    situs.state,
-    situs.zip5,
-    raw.owner_name,
-    raw.owner_name_2,
-    raw.owner_1_first_name,
-    raw.owner_1_last_name,
-    raw.owner_2_first_name,
-    raw.owner_2_last_name,
-  ]
-    .map(encodeCopyValue)
-    .join('\t');
-  const tail = [...mailing.map(encodeCopyValue), ownerOccupied, encodeCopyValue(sale), `${sourceCopy}\n`].join('\t');
+  const unitKey = encodeCopyValue(keys.unitKey);
+  const head =
+    `${unitKey}\t${encodeCopyValue(raw.apn)}\t${encodeCopyValue(keys.addressKey)}\t${unitKey}\t` +
+    `${encodeCopyValue(situs.line)}\t${encodeCopyValue(situs.city)}\t${encodeCopyValue(situs.state)}\t${encodeCopyValue(situs.zip5)}\t` +
+    `${encodeCopyValue(raw.owner_name)}\t${encodeCopyValue(raw.owner_name_2)}\t${encodeCopyValue(raw.owner_1_first_name)}\t` +
+    `${encodeCopyValue(raw.owner_1_last_name)}\t${encodeCopyValue(raw.owner_2_first_name)}\t${encodeCopyValue(raw.owner_2_last_name)}`;
+  const tail = `${mailing}\t${ownerOccupied}\t${encodeCopyValue(sale)}\t${context.sourceCopy}\n`;
   return { head, tail };
 }
 
@@ -347,33 +375,55 @@ export async function importProperties(
     WHERE (${updated.map((c) => `property_records.${c}`).join(', ')}) IS DISTINCT FROM (${updated.map((c) => `EXCLUDED.${c}`).join(', ')})`;
   let order: NameOrder | undefined;
   let conflicts = false;
-  // Each distinct street line, city, state and ZIP is standardised once per import: rolls
-  // repeat them (a landlord's mailing address on every parcel, a town's name on thousands).
-  const standardize = createAddressStandardizer();
+  // Each distinct city, state, ZIP and mailing address is standardised once per import:
+  // rolls repeat them (a town's name on thousands of parcels, a landlord's mailing address
+  // on each of theirs).
+  const context = recordContext(sourceCopy);
+  /** The first batch's records, until the file's name order is known. */
   let pending: { head: string; tail: string; names: string[] }[] = [];
+  let orderCopy = '';
+  /**
+   * The batch's COPY text in chunks of about COPY_CHUNK_SIZE: one CopyData message and
+   * socket write per chunk, not per line (a write per line was a fifth of the import's
+   * Node time).
+   */
+  let chunks: string[] = [];
+  // Lines are joined once a chunk's worth is there: each line is a rope of its fields, and
+  // joining flattens them while they are young (a batch of ropes kept until its COPY made
+  // the garbage collector copy them, and Buffer.from flatten them, at a cost).
+  let lines: string[] = [];
+  let size = 0;
+  let batched = 0;
+  const add = (line: string): void => {
+    lines.push(line);
+    size += line.length;
+    if (size >= COPY_CHUNK_SIZE) {
+      chunks.push(lines.join(''));
+      lines = [];
+      size = 0;
+    }
+  };
   /** The batch being written: the next one is read and prepared meanwhile, and waits for it. */
   let inflight: Promise<void> = Promise.resolve();
   const write = async (): Promise<void> => {
-    if (pending.length === 0) return;
-    // The file's name order, from its first batch: rolls write "SMITH JOHN A", many list
-    // providers "JOHN A SMITH"; a string that says so itself (comma, initial) overrides it.
-    order ??= detectNameOrder(pending.map((p) => p.names));
-    const orderCopy = `\t${order}\t`;
-    // COPY text in chunks of about COPY_CHUNK_SIZE: one CopyData message and socket write
-    // per chunk, not per line (a write per line was a fifth of the import's Node time).
-    const lines: string[] = [];
-    let chunk = '';
-    for (const p of pending) {
-      chunk += p.head + orderCopy + p.tail;
-      if (chunk.length >= COPY_CHUNK_SIZE) {
-        lines.push(chunk);
-        chunk = '';
-      }
+    if (order === undefined) {
+      if (pending.length === 0) return;
+      // The file's name order, from its first batch: rolls write "SMITH JOHN A", many list
+      // providers "JOHN A SMITH"; a string that says so itself (comma, initial) overrides it.
+      order = detectNameOrder(pending.map((p) => p.names));
+      orderCopy = `\t${order}\t`;
+      for (const p of pending) add(p.head + orderCopy + p.tail);
+      pending = [];
     }
-    if (chunk !== '') lines.push(chunk);
-    pending = [];
+    if (batched === 0) return;
+    if (lines.length > 0) chunks.push(lines.join(''));
+    const text = chunks;
+    chunks = [];
+    lines = [];
+    size = 0;
+    batched = 0;
     await inflight;
-    inflight = store(lines);
+    inflight = store(text);
     // Until awaited (next write, or the end), a failure is not an unhandled rejection.
     inflight.catch(() => undefined);
   };
@@ -404,18 +454,21 @@ export async function importProperties(
       let text = '';
       for (const record of next.value) {
         counts.read++;
-        const row =
-          'error' in record ? { reason: record.error } : toRecordLine(record.property, sourceCopy, standardize);
+        const row = 'error' in record ? { reason: record.error } : toRecordLine(record.property, context);
         if ('reason' in row) {
           counts.rejected++;
           text += `${record.line},${csvCell(row.reason)}\n`;
           continue;
         }
-        const p = (record as { property: RawProperty }).property;
-        pending.push({ ...row, names: [p.owner_name, p.owner_name_2].filter((n) => n !== '') });
+        batched++;
+        if (order !== undefined) add(row.head + orderCopy + row.tail);
+        else {
+          const p = (record as { property: RawProperty }).property;
+          pending.push({ ...row, names: [p.owner_name, p.owner_name_2].filter((n) => n !== '') });
+        }
       }
       await writeOut(rejects, text);
-      if (pending.length >= batchSize) await write();
+      if (batched >= batchSize) await write();
     }
     await write();
     await inflight;

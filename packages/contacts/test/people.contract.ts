@@ -211,6 +211,57 @@ export function peopleStoreContract(name: string, open: () => Promise<ContractHa
       expect(after.rows).toEqual([{ owner_name: 'NGUYEN LAN' }]);
     });
 
+    it('stores the same records whatever the batches: mailing addresses repeated across batches, one the situs, one new in each', async () => {
+      const mailings = [
+        ['800 Elm St Apt 3', 'Dallas', 'TX', '75201'],
+        ['PO BOX 44', 'Austin', 'TX', '78701'],
+        ['800 Elm St Apt 3', 'Dallas', 'tx', '75201'],
+        ['800 Elm St Apt 3', 'Fort Worth', 'TX', '76102'],
+      ];
+      const lines = [
+        'apn,street_address,city,state,zip_code,owner_name,mailing_street_address,mailing_city,mailing_state,mailing_zip_code',
+      ];
+      for (let i = 0; i < 40; i++) {
+        const situs = [`${100 + i} Oak Ave`, 'St. Louis', 'MO', '63101'];
+        const mailing =
+          i % 5 === 4 ? situs : i % 7 === 6 ? [`${i} Pine Rd`, 'Austin', 'TX', '78704'] : mailings[i % 4]!;
+        lines.push([`A-${i}`, ...situs, `OWNER${i} JOHN`, ...mailing].join(','));
+      }
+      const read = async () =>
+        (
+          await db.query<Record<string, string>>(
+            `SELECT apn, address_key, unit_key, street_address, city, state, zip5, mailing_street_address, mailing_city,
+                    mailing_state, mailing_zip5, mailing_key, mailing_unit_key, name_order FROM property_records ORDER BY apn`,
+          )
+        ).rows;
+      expect((await runPropertyImport(db, lines.join('\n'), { batchSize: 3 })).counts).toMatchObject({ imported: 40 });
+      const batched = await read();
+      await db.query('DELETE FROM property_records');
+      expect((await runPropertyImport(db, lines.join('\n'), { batchSize: 1000 })).counts).toMatchObject({
+        imported: 40,
+      });
+      expect(await read()).toEqual(batched);
+      const { standardizeAddress } = await import('@skiptrace/matching');
+      for (const row of batched) {
+        const i = Number(row.apn!.slice(2));
+        const mailing = lines[i + 1]!.split(',').slice(6);
+        const m = standardizeAddress({
+          street_address: mailing[0]!,
+          city: mailing[1]!,
+          state: mailing[2]!,
+          zip_code: mailing[3]!,
+        });
+        expect([row.mailing_street_address, row.mailing_city, row.mailing_state, row.mailing_zip5]).toEqual([
+          m.line,
+          m.city,
+          m.state,
+          m.zip5,
+        ]);
+        expect(row.mailing_key).toBe(m.number !== '' ? m.key : '');
+        expect(row.city).toBe('SAINT LOUIS');
+      }
+    });
+
     it('imports NDJSON property records and split owner columns, and refuses a file without an owner column', async () => {
       const line = {
         apn: '9',
