@@ -7,7 +7,7 @@
  * contacts: same columns, defaults and id sequence), and at the end:
  *
  * 1. the indexes of `contacts` are built on it, as the catalogue defines them
- *    (pg_get_indexdef, so a later migration's index comes along), the unique ones first:
+ *    (pg_get_indexdef, so a later migration's index comes along), the longest builds first:
  *    rows repeated in the file fail the row_hash unique index, are deleted (the first
  *    occurrence, lowest id, stays) and reported as duplicates, and the index is built again;
  * 2. it is ANALYZEd, so the first lookup plans with statistics (storage/statistics.ts);
@@ -141,13 +141,19 @@ export async function createBulkLoad(
   }
 
   /**
-   * Builds every index, `depth` at a time (each build is one backend's sort), unique ones
+   * Builds every index, `depth` at a time (each build is one backend's sort), the longest
    * first. A repeated row fails the row_hash unique index: the repeats are deleted once
    * and the index built again. Returns the number of rows deleted.
    */
   async function buildIndexes(indexes: IndexDef[], temporary: Map<IndexDef, string>): Promise<number> {
     let repeats: Promise<number> | undefined;
-    const queue = [...indexes];
+    // Longest builds first, so that the two lanes end together: the multi-column btrees
+    // (a sort of every row's key), then the hash indexes (one insert per row), then the
+    // unique ones (600,000 person rows: about 1.2, 0.9 / 0.8, 0.75 / 0.45, 0.3 s). A
+    // unique build that fails on repeated rows after others were built is fine: the
+    // delete keeps those indexes up to date.
+    const weight = (index: IndexDef): number => (index.unique ? 2 : / USING hash /.test(index.def) ? 1 : 0);
+    const queue = [...indexes].sort((a, b) => weight(a) - weight(b));
     const lane = async (): Promise<void> => {
       for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
         try {
