@@ -2,6 +2,8 @@
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const NON_ASCII = /[^ -~]/;
+/** Only ASCII letters, digits and spaces. */
+const PLAIN = /^[A-Za-z0-9 ]*$/;
 
 /** Upper-cases and strips diacritics (NFD + drop combining marks): "Peña" → "PENA". */
 export function foldAscii(input: string): string {
@@ -23,6 +25,12 @@ export function foldAscii(input: string): string {
  * token (123-A, 5-B) but not at its edges; every other punctuation mark separates tokens.
  */
 export function addressTokens(input: string): string[] {
+  // Most lines are letters, digits and single spaces ("123 Main St"): none of the rules
+  // below changes them, so they are only upper-cased and split.
+  if (PLAIN.test(input)) {
+    const tokens = input.toUpperCase().split(' ');
+    return tokens.includes('') ? tokens.filter((token) => token !== '') : tokens;
+  }
   const cleaned = foldAscii(input)
     .replace(/\b([NS])\.\s?([EW])(?:\.|$)/g, '$1$2 ') // "S.W." → SW, not "S. E St"
     .replace(/['\u2019`]/g, '')

@@ -203,3 +203,14 @@ describe('createAddressStandardizer', () => {
     expect(standardize(input)).toEqual(standardizeAddress(input));
   });
 });
+
+describe('addressTokens: the plain-line shortcut', () => {
+  it('splits letters, digits and spaces exactly as the full rules do', async () => {
+    const { addressTokens } = await import('../src/text.ts');
+    // A trailing '.' (a separator under the full rules) sends the same line the full way.
+    const full = (input: string) => addressTokens(`${input}.`);
+    for (const input of ['123 Main St', '  12   n  elm  ', '', ' ', 'PO Box 44', '5 w 3rd st apt 4b', 'abc']) {
+      expect(addressTokens(input)).toEqual(full(input));
+    }
+  });
+});
