@@ -1,10 +1,10 @@
 /**
  * The owner model's reads (ADR 0010): the property records at a batch's addresses, and
- * every row of the people a trace chose — one statement each for the whole batch, by the
- * hash indexes of migrations 100 and 101.
+ * every row of the people a trace may return with their phones' suppression flags — one
+ * statement each for the whole batch, by the hash indexes of migrations 100 and 101.
  */
 import type { Sql } from '@skiptrace/storage';
-import type { StoredPhone } from './find-candidates.ts';
+import { suppressedNumbers, type StoredPhone } from './find-candidates.ts';
 
 /** A stored property record (migration 101). */
 export interface PropertyRecordRow {
@@ -77,9 +77,24 @@ export interface PersonRow {
 // phones and e-mails by findCandidates) are not read again: a person's row at the address is
 // a third of their rows in a world of three addresses each, and its phones' jsonb output and
 // parse were most of what reading it cost. `id = ANY` of a bound array is hashed (PG 14+).
-const PERSON_ROWS_SQL = `
-SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen, last_seen, phones, emails, deceased
-FROM contacts WHERE person_key = ANY($1::text[]) AND person_key <> '' AND NOT (id = ANY($2::int8[]))`;
+const PERSON_ROWS = `SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen,
+       last_seen, phones, emails, deceased
+  FROM contacts WHERE person_key = ANY($1::text[]) AND person_key <> '' AND NOT (id = ANY($2::int8[]))`;
+
+// The same rows and, in the same statement, which phone numbers are on the Do-Not-Call or
+// litigator list: the numbers of the rows read here and those the caller holds ($3). The
+// suppression rows come after the person rows with a null id (`kind`, `number`).
+const PEOPLE_SQL = `
+WITH r AS MATERIALIZED (${PERSON_ROWS})
+SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen, last_seen, phones, emails,
+       deceased, NULL::text AS kind, NULL::text AS number
+  FROM r
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, s.kind, s.number
+  FROM suppression s
+ WHERE s.kind IN ('dnc', 'litigator')
+   AND s.number = ANY (ARRAY(SELECT p ->> 'number' FROM r, jsonb_array_elements(r.phones) AS p
+                             UNION SELECT unnest($3::text[])))`;
 
 /** Most rows read for one person (addresses on file); a person with more keeps the newest by id. */
 export const MAX_ROWS_PER_PERSON = 50;
@@ -87,23 +102,42 @@ export const MAX_ROWS_PER_PERSON = 50;
 const byId = (a: PersonRow, b: PersonRow): number =>
   a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** The numbers of the given phones on the Do-Not-Call and the litigator lists. */
+export interface Suppressed {
+  dnc: Set<string>;
+  litigator: Set<string>;
+}
+
+/** Every row of the given people and the suppression flags of their phones and of `numbers`. */
+export interface People {
+  /** By person_key, in import order (id). */
+  rows: Map<string, PersonRow[]>;
+  suppressed: Suppressed;
+}
+
 /**
- * Every row of the given people, by person_key, in import order (id). `known`: rows the
- * caller already read (of these people or others; each id once is enough), merged in
- * instead of read again.
+ * Every row of the given people, by person_key, in import order (id), and which of their
+ * phone numbers — and of `numbers` — are suppressed: one statement (a second round trip
+ * only to the suppression list when no person is asked for). `known`: rows the caller
+ * already read (of these people or others; each id once is enough), merged in instead of
+ * read again; their numbers belong in `numbers`.
  */
-export async function loadPersonRows(
+export async function loadPeople(
   db: Sql,
   personKeys: Iterable<string>,
-  known: Iterable<PersonRow> = [],
-): Promise<Map<string, PersonRow[]>> {
-  const out = new Map<string, PersonRow[]>();
+  known: Iterable<PersonRow>,
+  numbers: Iterable<string>,
+): Promise<People> {
+  const rows = new Map<string, PersonRow[]>();
   const keys = [...new Set(personKeys)].filter((k) => k !== '');
-  if (keys.length === 0) return out;
+  const asked = [...new Set(numbers)];
+  if (keys.length === 0) {
+    return { rows, suppressed: await suppressedNumbers(db, new Set(asked)) };
+  }
   const wanted = new Set(keys);
   const add = (row: PersonRow) => {
-    const list = out.get(row.person_key);
-    if (list === undefined) out.set(row.person_key, [row]);
+    const list = rows.get(row.person_key);
+    if (list === undefined) rows.set(row.person_key, [row]);
     else list.push(row);
   };
   const held = new Set<string>();
@@ -112,11 +146,22 @@ export async function loadPersonRows(
     held.add(row.id);
     add(row);
   }
-  const { rows } = await db.query<PersonRow>(PERSON_ROWS_SQL, [keys, [...held]]);
-  for (const row of rows) add(row);
-  for (const [key, list] of out) {
-    list.sort(byId);
-    if (list.length > MAX_ROWS_PER_PERSON) out.set(key, list.slice(-MAX_ROWS_PER_PERSON));
+  const suppressed: Suppressed = { dnc: new Set(), litigator: new Set() };
+  const result = await db.query<PersonRow & { kind: string | null; number: string | null }>(PEOPLE_SQL, [
+    keys,
+    [...held],
+    asked,
+  ]);
+  for (const row of result.rows) {
+    if (row.id === null) (row.kind === 'dnc' ? suppressed.dnc : suppressed.litigator).add(row.number!);
+    else {
+      const { kind: _kind, number: _number, ...person } = row;
+      add(person);
+    }
   }
-  return out;
+  for (const [key, list] of rows) {
+    list.sort(byId);
+    if (list.length > MAX_ROWS_PER_PERSON) rows.set(key, list.slice(-MAX_ROWS_PER_PERSON));
+  }
+  return { rows, suppressed };
 }

@@ -17,8 +17,8 @@ export {
   storedDetailsOf,
   suppressedNumbers,
 } from './find-candidates.ts';
-export { findPropertyRecords, loadPersonRows, MAX_ROWS_PER_PERSON } from './find-people.ts';
-export type { PersonRow, PropertyRecordRow } from './find-people.ts';
+export { findPropertyRecords, loadPeople, MAX_ROWS_PER_PERSON } from './find-people.ts';
+export type { People, PersonRow, PropertyRecordRow, Suppressed } from './find-people.ts';
 export type {
   CandidateBlocks,
   CandidateLimits,

@@ -5,9 +5,8 @@ import {
   seenEnd,
   seenStart,
   findPropertyRecords,
-  loadPersonRows,
+  loadPeople,
   storedDetailsOf,
-  suppressedNumbers,
   type CandidateLimits,
   type ContactCandidate,
   type PersonRow,
@@ -237,8 +236,12 @@ function mailingKeys(address: Address | undefined): { key: BlockingKeys; at: Mat
  *    for the queries with an owner to look for;
  * 4. finds the owners: name agreement with an owner of record (or the caller's name) plus
  *    an address tie (owner-trace.ts);
- * 5. reads every row of the people chosen (history, current address, phones) and the
- *    suppression flags of their phones (one statement each).
+ * 5. reads every row of the people who may be returned (history, current address, phones)
+ *    and, in the same statement, the suppression flags of their phones.
+ *
+ * A batch of queries all found at their address costs two round trips (the contacts and the
+ * records there, in parallel; the people's rows with their phones' flags); one more for the
+ * queries that found nobody there, one more for the owners' mailing addresses.
  *
  * Results: the owners first (owner: true), then the people who live there now (owner:
  * false, or absent when neither a record nor an owner name exists); a person seen there
@@ -327,8 +330,6 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       }
     });
 
-    // Every row of the people who may be owners or live there (one statement), read before
-    // the owners are chosen: where a person lives now decides between namesakes.
     // How well each sought owner's name agrees with each person in the pool: computed once,
     // here and for matchOwners below.
     const agreements = new Map<Sought, Map<ContactCandidate, number>>();
@@ -339,12 +340,15 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       if (score === undefined) known.set(c, (score = nameAgreement(s, c)));
       return score;
     };
+    // The people who may be owners or live there: those in the pool whose name agrees with
+    // an owner sought, and the best ranked.
     const personKeys = new Set<string>();
+    const loners: ContactCandidate[] = [];
+    const consider = (c: ContactCandidate) => (c.personKey === '' ? loners.push(c) : personKeys.add(c.personKey));
     pools.forEach((pool, i) => {
-      for (const { c } of pool) if (sought[i]!.some((s) => agree(s, c) > 0)) personKeys.add(c.personKey);
-      for (const r of ranked[i]!.slice(0, maxPeople)) personKeys.add(r.candidate.personKey);
+      for (const { c } of pool) if (sought[i]!.some((s) => agree(s, c) > 0)) consider(c);
+      for (const r of ranked[i]!.slice(0, maxPeople)) consider(r.candidate);
     });
-    personKeys.delete('');
     // The rows already read at the property and the mailing addresses (with their phones and
     // e-mails) are not read again.
     const known: PersonRow[] = [];
@@ -355,7 +359,14 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
         if (stored !== undefined) known.push(rowOfCandidate(c, stored.phones, stored.emails));
       }
     }
-    const personRows = await loadPersonRows(db, personKeys, known);
+    // Every row of those people, read before the owners are chosen (where a person lives now
+    // decides between namesakes), and in the same statement the suppression flags of every
+    // phone any of them may be returned with: the rows' read there, those held here, and
+    // those of rows without a person_id (their only row).
+    const numbers = new Set<string>();
+    for (const row of known) for (const phone of row.phones) numbers.add(phone.number);
+    for (const c of loners) for (const phone of storedDetailsOf(c)?.phones ?? []) numbers.add(phone.number);
+    const { rows: personRows, suppressed } = await loadPeople(db, personKeys, known, numbers);
     const rowsOf = (c: ContactCandidate): PersonRow[] => {
       const rows = c.personKey === '' ? undefined : personRows.get(c.personKey);
       if (rows !== undefined && rows.length > 0) return rows;
@@ -379,15 +390,6 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       return matchOwners(s, pools[i]!, rankedConfidence[i]!, { life, property, mailing }, agree);
     });
 
-    // The suppression flags of the chosen people's phones.
-    const numbers = new Set<string>();
-    const wanted: ContactCandidate[] = [];
-    ownerMatches.forEach((list, i) => {
-      for (const m of list) wanted.push(m.c);
-      for (const r of ranked[i]!.slice(0, maxPeople)) wanted.push(r.candidate);
-    });
-    for (const c of wanted) for (const row of rowsOf(c)) for (const phone of row.phones) numbers.add(phone.number);
-    const suppressed = await suppressedNumbers(db, numbers);
     const views = new Map<string, PersonView>();
     const viewOf = (c: ContactCandidate): PersonView => {
       const id = identityOf(c);

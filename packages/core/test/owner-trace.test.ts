@@ -3,7 +3,7 @@
  * traced as an investor's list holds them (ADR 0010).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { importContacts, importProperties } from '@skiptrace/contacts';
+import { importContacts, importProperties, importSuppression } from '@skiptrace/contacts';
 import { createPgliteDatabase, type Database } from '@skiptrace/storage';
 import { createContactTraceEngine } from '../src/index.ts';
 
@@ -220,5 +220,26 @@ describe('owner trace (PGlite)', () => {
     expect(outcome.results.map((r) => [r.first_name, r.owner, r.deceased])).toEqual([['Walter', true, true]]);
     const living = await trace('10 Oak Ave');
     expect(living.results.every((r) => r.deceased === undefined)).toBe(true);
+  });
+
+  it("flags the suppressed numbers of every address of a person, read with their rows or held from the property's", async () => {
+    // Daniel's number left behind at the property (his row there), his current landline (his
+    // row at 900 Lake Dr, read with his other rows) and the tenant's (her only row).
+    await importSuppression(db, '5125550103\n5125550106\n', { kind: 'dnc' });
+    await importSuppression(db, '5125550105\n', { kind: 'litigator' });
+    const outcome = await trace('12 Oak Ave');
+    expect(
+      outcome.results.map((r) => [r.first_name, r.phones.map((p) => [p.number.slice(-4), p.dnc, p.litigator])]),
+    ).toEqual([
+      [
+        'Daniel',
+        [
+          ['0104', false, false],
+          ['0105', false, true],
+          ['0103', true, false],
+        ],
+      ],
+      ['Lucia', [['0106', true, false]]],
+    ]);
   });
 });
