@@ -66,14 +66,13 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
     sampleCsv: deps.consoleSampleCsv,
   });
   const usage = createUsage(db);
-  const quotaGuard = createQuotaGuard({ usage, bus, logger });
   const audit = createAuditLog(db);
   // Hourly, unref'd: it never holds the process open.
   startAuditSweep(audit, config.audit.retentionDays, logger);
   return createGatewayService({
     db,
     bus,
-    quota: quotaGuard.middleware,
+    quota: createQuotaGuard({ usage, bus, logger }).middleware,
     batchRows: createBatchRows({ db, bus, logger }),
     auth,
     kv,
@@ -110,15 +109,13 @@ export async function wireGateway(deps: GatewayWiringDeps, config: GatewayProces
         requireScope: bearer.requireScope,
         logger,
         rateLimitPerMinute: config.http.rateLimitPerMinute,
-        onQuotaChanged: ({ req, accountId, before, after }) => {
-          quotaGuard.forget(accountId);
-          return audit.record({
+        onQuotaChanged: ({ req, accountId, before, after }) =>
+          audit.record({
             ...auditContext(req),
             action: 'quota.changed',
             target: { type: 'account', id: accountId },
             details: { before, after },
-          });
-        },
+          }),
       }),
     },
   });

@@ -49,7 +49,6 @@ beforeAll(async () => {
   worker = createTraceWorker({ db, bus, engine: fakeEngine, logger, config: { prefetch: 10, maxAttempts: 2 } });
   await worker.start();
   const usage = createUsage(db);
-  const quota = createQuotaGuard({ usage, bus, logger });
   app = createGatewayService({
     db,
     bus,
@@ -59,15 +58,9 @@ beforeAll(async () => {
     health: createHealth(),
     kv: createMemoryKeyValue(),
     config: testHttpConfig(5_000, 1_000),
-    quota: quota.middleware,
+    quota: createQuotaGuard({ usage, bus, logger }).middleware,
     routers: {
-      '/usage': createUsageRouter({
-        usage,
-        requireScope: auth.requireScope,
-        logger,
-        rateLimitPerMinute: 1_000,
-        onQuotaChanged: ({ accountId }) => quota.forget(accountId),
-      }),
+      '/usage': createUsageRouter({ usage, requireScope: auth.requireScope, logger, rateLimitPerMinute: 1_000 }),
     },
   });
 }, 60_000);

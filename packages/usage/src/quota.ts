@@ -1,13 +1,10 @@
 /**
  * Monthly quotas at the door: before a trace or a batch upload is accepted, the account's
  * quotas (hits, rows = sync traces + batch rows) are compared with what the month used so
- * far (one indexed statement). The state read is reused per account for a few seconds
- * (QUOTA_CACHE_MS) so the sync path does not pay a statement per request: an account without
- * quotas is read again after that time (a quota set in this process applies at once through
- * `forget`, on other replicas within QUOTA_CACHE_MS); an account with quotas reuses it only for
- * sync traces (each counted locally as one hit and one row, an upper bound) and only while what
- * it used plus what it was let through since stays under half of every limit — near a limit,
- * and for batch uploads, every check reads the store. A quota used up answers
+ * far (one indexed statement; nothing when the account has none). Checks that arrive while
+ * others are being read are read together in the next statement (one per batch of concurrent
+ * requests, not one per request), and every check reads the store after it arrived: a quota
+ * set by the API, the CLI or another replica applies to the next request. A quota used up answers
  * 429 code 1301 with Retry-After until the next month (UTC). Passing 80 % of a quota sends
  * one `quota.warning` webhook event per account, month and quota: published under a stable
  * message id (the dispatcher keeps one message per event and endpoint), then recorded, so
@@ -17,14 +14,9 @@
  * cancel accepted work (a batch accepted under its quota runs to its end).
  */
 import type { MessageBus } from '@skiptrace/messaging';
-import { ApiError, type Logger } from '@skiptrace/runtime';
+import { ApiError, createBatcher, type Logger } from '@skiptrace/runtime';
 import type { RequestHandler } from 'express';
 import type { QuotaStatus, UsageStore } from './usage.repository.ts';
-
-/** How long a read quota state may be reused for an account (see above). */
-export const QUOTA_CACHE_MS = 5_000;
-/** Share of every limit below which an account with quotas reuses its state (see above). */
-const CACHE_SHARE = 0.5;
 
 /** Share of a quota at which the warning event goes out. */
 export const QUOTA_WARNING_SHARE = 0.8;
@@ -42,19 +34,9 @@ export interface QuotaGuardDeps {
 
 export interface QuotaGuard {
   /** Throws 429 quota_exceeded when a quota is used up; sends the 80 % warnings due. */
-  check(accountId: string, syncTrace?: boolean): Promise<void>;
+  check(accountId: string): Promise<void>;
   /** Middleware for the routes that start work (sync trace, batch upload). */
   middleware: RequestHandler;
-  /** Drops the account's reused state: its quotas changed (the usage API calls it). */
-  forget(accountId: string): void;
-}
-
-interface CachedState {
-  /** Date.now() when read. */
-  at: number;
-  status: QuotaStatus | undefined;
-  /** Sync traces let through on this state since it was read. */
-  passed: number;
 }
 
 export function createQuotaGuard({ usage, bus, logger }: QuotaGuardDeps): QuotaGuard {
@@ -73,57 +55,19 @@ export function createQuotaGuard({ usage, bus, logger }: QuotaGuardDeps): QuotaG
       logger.info({ accountId, quota, limit, used }, 'quota warning sent');
   }
 
-  const cache = new Map<string, CachedState>();
-  /** One read per account at a time: concurrent checks share it. */
-  const reading = new Map<string, Promise<CachedState>>();
+  // Concurrent checks share one statement; a check waits for the next one to start, never
+  // for one already under way (it would miss a change made just before the check arrived).
+  const read = createBatcher(
+    async (accountIds: string[]) => {
+      const found = await usage.statuses(accountIds);
+      return accountIds.map((id) => found.get(id) ?? null);
+    },
+    { maxBatch: 500, maxConcurrent: 2 },
+  );
 
-  function read(accountId: string): Promise<CachedState> {
-    const inFlight = reading.get(accountId);
-    if (inFlight) return inFlight;
-    const pending: Promise<CachedState> = usage
-      .status(accountId)
-      .then((status) => {
-        const state = { at: Date.now(), status, passed: 0 };
-        // Not kept when `forget` came during the read: it may predate the change.
-        if (reading.get(accountId) === pending) {
-          if (cache.size >= 10_000) cache.clear();
-          cache.set(accountId, state);
-        }
-        return state;
-      })
-      .finally(() => {
-        if (reading.get(accountId) === pending) reading.delete(accountId);
-      });
-    reading.set(accountId, pending);
-    return pending;
-  }
-
-  /** The cached state when it may stand in for a read (see the file's comment). */
-  function reusable(accountId: string, syncTrace: boolean): CachedState | undefined {
-    const state = cache.get(accountId);
-    if (!state || Date.now() - state.at > QUOTA_CACHE_MS) return undefined;
-    const status = state.status;
-    if (!status) return state;
-    if (!syncTrace) return undefined;
-    for (const kind of KINDS) {
-      const limit = kind.limit(status);
-      if (limit !== null && kind.used(status) + state.passed + 1 >= limit * CACHE_SHARE) return undefined;
-    }
-    return state;
-  }
-
-  /**
-   * Throws 429 quota_exceeded when a quota is used up; sends the 80 % warnings due.
-   * `syncTrace`: the work is one sync trace (at most one hit and one row).
-   */
-  async function check(accountId: string, syncTrace = false): Promise<void> {
-    const cached = reusable(accountId, syncTrace);
-    if (cached) {
-      cached.passed += 1;
-      return;
-    }
-    const state = await read(accountId);
-    const status = state.status;
+  /** Throws 429 quota_exceeded when a quota is used up; sends the 80 % warnings due. */
+  async function check(accountId: string): Promise<void> {
+    const status = await read(accountId);
     if (!status) return;
     for (const kind of KINDS) {
       const limit = kind.limit(status);
@@ -144,21 +88,14 @@ export function createQuotaGuard({ usage, bus, logger }: QuotaGuardDeps): QuotaG
         );
       }
     }
-    state.passed += 1;
-  }
-
-  function forget(accountId: string): void {
-    cache.delete(accountId);
-    reading.delete(accountId);
   }
 
   /** Middleware for the routes that start work (sync trace, batch upload). */
   const middleware: RequestHandler = (req, _res, next) => {
     const accountId = req.auth?.accountId;
     if (!accountId) return next();
-    const syncTrace = req.method === 'POST' && req.path === '/property/skiptrace';
-    check(accountId, syncTrace).then(() => next(), next);
+    check(accountId).then(() => next(), next);
   };
 
-  return { check, middleware, forget };
+  return { check, middleware };
 }

@@ -93,34 +93,46 @@ export function createUsage(sql: Sql) {
 
   /** The account's quotas with the month's usage, in one statement; undefined without quotas. */
   async function status(accountId: string, now = new Date()): Promise<QuotaStatus | undefined> {
+    return (await statuses([accountId], now)).get(accountId);
+  }
+
+  /**
+   * `status` of several accounts in one statement (the quota guard's concurrent checks);
+   * accounts without quotas are absent from the map.
+   */
+  async function statuses(accountIds: readonly string[], now = new Date()): Promise<Map<string, QuotaStatus>> {
     const { month, resetsAt } = monthOf(now);
     const { rows } = await sql.query<{
+      account_id: string;
       monthly_hits: string | null;
       monthly_rows: string | null;
       hits: string;
       rows: string;
       warned: string[] | null;
     }>(
-      `SELECT q.monthly_hits, q.monthly_rows, coalesce(sum(u.hits), 0)::bigint AS hits,
+      `SELECT q.account_id, q.monthly_hits, q.monthly_rows, coalesce(sum(u.hits), 0)::bigint AS hits,
               coalesce(sum(u.sync_traces + u.batch_rows), 0)::bigint AS rows,
               (SELECT array_agg(w.quota) FROM quota_warnings w
                 WHERE w.account_id = q.account_id AND w.month = $2::date) AS warned
          FROM account_quotas q
          LEFT JOIN usage_daily u ON u.account_id = q.account_id AND u.day >= $2::date
-        WHERE q.account_id = $1 AND (q.monthly_hits IS NOT NULL OR q.monthly_rows IS NOT NULL)
+        WHERE q.account_id = ANY($1::text[]) AND (q.monthly_hits IS NOT NULL OR q.monthly_rows IS NOT NULL)
         GROUP BY q.account_id, q.monthly_hits, q.monthly_rows`,
-      [accountId, month],
+      [[...new Set(accountIds)], month],
     );
-    const row = rows[0];
-    if (!row) return undefined;
-    return {
-      quotas: quotasOf(row),
-      hits: Number(row.hits),
-      rows: Number(row.rows),
-      month,
-      resetsAt,
-      warned: new Set(row.warned ?? []),
-    };
+    return new Map(
+      rows.map((row) => [
+        row.account_id,
+        {
+          quotas: quotasOf(row),
+          hits: Number(row.hits),
+          rows: Number(row.rows),
+          month,
+          resetsAt,
+          warned: new Set(row.warned ?? []),
+        },
+      ]),
+    );
   }
 
   /**
@@ -136,7 +148,7 @@ export function createUsage(sql: Sql) {
     return rows.length > 0;
   }
 
-  return { read, quotas, setQuotas, status, claimWarning };
+  return { read, quotas, setQuotas, status, statuses, claimWarning };
 }
 
 export type UsageStore = ReturnType<typeof createUsage>;
