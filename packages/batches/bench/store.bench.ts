@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { phonesIn } from '@skiptrace/usage';
-import { LOAD_PENDING, mobileIn, STORE_OUTCOMES } from '../src/chunk.handler.ts';
+import { documentsParam, LOAD_PENDING, mobileIn, STORE_OUTCOMES } from '../src/chunk.handler.ts';
 import { BATCH_INPUT_COLUMNS } from '@skiptrace/core';
 
 const { values } = parseArgs({
@@ -186,9 +186,9 @@ try {
       res.map((r) => (r.length ? 'completed' : 'no_match')),
       n.map(() => false),
       res.map((r) => (r.length ? null : 'no owner found')),
-      `[${res.map((r) => JSON.stringify(r)).join(',')}]`,
+      documentsParam(res.map((r) => JSON.stringify(r))),
       n.map(() => null),
-      n.map(() => null),
+      documentsParam(n.map(() => null)),
       res.map((r) => phonesIn(r as { phones?: unknown[] }[])),
       res.map((r) => mobileIn(r as { phones?: { type?: string }[] }[])),
     ];
