@@ -222,6 +222,20 @@ describe('owner trace (PGlite)', () => {
     expect(living.results.every((r) => r.deceased === undefined)).toBe(true);
   });
 
+  it('answers queries that share a record in one batch as it answers each alone', async () => {
+    const engine = createContactTraceEngine(db);
+    const queries = ['10 Oak Ave', '12 Oak Ave', '10 Oak Ave', '20 Oak Ave', '12 Oak Ave'].map((street_address, i) => ({
+      street_address,
+      ...TX,
+      zip_code: '78701',
+      ...(i === 2 ? { first_name: 'Omar', last_name: 'Haddad' } : {}),
+    }));
+    const together = await engine.traceMany(queries);
+    const alone = await Promise.all(queries.map((q) => engine.trace(q)));
+    expect(together).toEqual(alone);
+    expect(together[1]!.owners_of_record).toEqual(together[4]!.owners_of_record);
+  });
+
   it("flags the suppressed numbers of every address of a person, read with their rows or held from the property's", async () => {
     // Daniel's number left behind at the property (his row there), his current landline (his
     // row at 900 Lake Dr, read with his other rows) and the tenant's (her only row).
