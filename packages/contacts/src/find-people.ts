@@ -6,15 +6,13 @@
 import type { Sql } from '@skiptrace/storage';
 import { suppressedNumbers, type StoredPhone } from './find-candidates.ts';
 
-/** A stored property record (migration 101). */
+/**
+ * A stored property record (migration 101) as the trace reads it: the dwelling, the owner
+ * columns as recorded with the file's name order, and the mailing address standardised.
+ */
 export interface PropertyRecordRow {
   address_key: string;
   unit_key: string;
-  apn: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip5: string;
   owner_name: string;
   owner_name_2: string;
   owner_1_first_name: string;
@@ -28,15 +26,13 @@ export interface PropertyRecordRow {
   mailing_zip5: string;
   mailing_key: string;
   mailing_unit_key: string;
-  owner_occupied: boolean | null;
-  last_sale_date: string;
 }
 
+// Only the columns the trace uses (not the situs, parcel number, occupancy or sale date).
 const RECORDS_SQL = `
-SELECT address_key, unit_key, apn, street_address, city, state, zip5, owner_name, owner_name_2,
-       owner_1_first_name, owner_1_last_name, owner_2_first_name, owner_2_last_name, name_order,
-       mailing_street_address, mailing_city, mailing_state, mailing_zip5, mailing_key, mailing_unit_key,
-       owner_occupied, last_sale_date
+SELECT address_key, unit_key, owner_name, owner_name_2, owner_1_first_name, owner_1_last_name, owner_2_first_name,
+       owner_2_last_name, name_order, mailing_street_address, mailing_city, mailing_state, mailing_zip5, mailing_key,
+       mailing_unit_key
 FROM property_records WHERE address_key = ANY($1::text[])`;
 
 /** The records stored at the given address keys, by key (a building may hold several parcels). */
