@@ -158,6 +158,60 @@ function personText(
   if (first !== '' && last !== '' && first.slice(0, 4) > last.slice(0, 4)) {
     return reject(`first_seen ${quoted(raw.first_seen)} is after last_seen ${quoted(raw.last_seen)}`);
   }
+  const person = personPart(raw, source);
+  if ('reason' in person) return person;
+  return { text: `${person.prefix}\t${first}\t${last}`, key: person.key, first, last };
+}
+
+/** The person columns before the dates (person_key … deceased) as COPY text, and person_key. */
+type PersonPart = { prefix: string; key: string } | Rejection;
+
+/**
+ * The previous row's person fields and what they gave: a person's rows follow each other
+ * (one per address), and a file without person fields repeats the empty ones on every row.
+ */
+let lastPerson:
+  | {
+      label: string;
+      id: string;
+      middle: string;
+      suffix: string;
+      birthYear: string;
+      birthDate: string;
+      deceased: string;
+      part: PersonPart;
+    }
+  | undefined;
+
+function personPart(raw: RawContact, source: RowSourceLabel): PersonPart {
+  const known = lastPerson;
+  if (
+    known !== undefined &&
+    known.id === raw.person_id &&
+    known.label === source.label &&
+    known.middle === raw.middle_name &&
+    known.suffix === raw.suffix &&
+    known.birthYear === raw.birth_year &&
+    known.birthDate === raw.birth_date &&
+    known.deceased === raw.deceased
+  ) {
+    return known.part;
+  }
+  const part = readPersonPart(raw, source);
+  lastPerson = {
+    label: source.label,
+    id: raw.person_id,
+    middle: raw.middle_name,
+    suffix: raw.suffix,
+    birthYear: raw.birth_year,
+    birthDate: raw.birth_date,
+    deceased: raw.deceased,
+    part,
+  };
+  return part;
+}
+
+function readPersonPart(raw: RawContact, source: RowSourceLabel): PersonPart {
   let birthYear = '\\N';
   const year =
     raw.birth_year !== ''
@@ -175,16 +229,14 @@ function personText(
   if (!TRUE_WORDS.has(dead) && !FALSE_WORDS.has(dead)) return reject(`bad deceased ${quoted(raw.deceased)} (Y/N)`);
   if (raw.person_id.length > 200) return reject('person_id longer than 200 characters');
   const key = raw.person_id === '' ? '' : personKey(source.label, raw.person_id);
-  const text = [
+  const prefix = [
     encodeCopyValue(key),
     encodeCopyValue(raw.middle_name),
     encodeCopyValue(raw.suffix),
     birthYear,
     TRUE_WORDS.has(dead) ? 't' : 'f',
-    first,
-    last,
   ].join('\t');
-  return { text, key, first, last };
+  return { prefix, key };
 }
 
 /**
