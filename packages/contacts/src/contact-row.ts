@@ -49,7 +49,12 @@ function rowHash(parts: string): string {
 
 /** A standardised address with its COPY text, computed once per distinct address. */
 interface AddressText {
-  address: StandardAddress;
+  /**
+   * Why a row at this address is rejected, or undefined. (Only this is kept of the
+   * standardised address: a memo entry lives through young-generation collections, and
+   * the whole StandardAddress made each one cost several times more to copy.)
+   */
+  rejection: Rejection | undefined;
   unitKey: string;
   /** address_key, unit_key (COPY text, tab-separated). */
   keys: string;
@@ -75,6 +80,15 @@ interface AddressEntry {
 const addresses = new BoundedMemo<AddressEntry>(ADDRESS_MEMO_LIMIT / 2);
 const standardizeCached = createAddressStandardizer(ADDRESS_MEMO_LIMIT, 0);
 
+/** Why rows at this address are rejected (it is the same for every row of the same four raw fields). */
+function addressRejection(address: StandardAddress, raw: RawContact): Rejection | undefined {
+  if (address.state === null) return reject(`unknown state ${quoted(raw.state)}`);
+  if (address.zip5 === null) return reject(`bad zip_code ${quoted(raw.zip_code)}`);
+  if (address.number === '') return reject(`no house number in street_address ${quoted(raw.street_address)}`);
+  if (address.streetName === '') return reject(`no street name in street_address ${quoted(raw.street_address)}`);
+  return undefined;
+}
+
 function standardize(raw: RawContact): AddressText {
   const entry = addresses.get(raw.street_address);
   if (entry !== undefined && entry.city === raw.city && entry.state === raw.state && entry.zip === raw.zip_code) {
@@ -84,7 +98,7 @@ function standardize(raw: RawContact): AddressText {
   const keys = candidateKeys(address);
   // The keys matching builds for stored rows: the same code builds the worker's query keys.
   const text: AddressText = {
-    address,
+    rejection: addressRejection(address, raw),
     unitKey: keys.unitKey,
     keys: `${encodeCopyValue(keys.addressKey)}\t${encodeCopyValue(keys.unitKey)}`,
     fields: [address.line, address.city, address.state, address.zip5].map(encodeCopyValue).join('\t'),
@@ -253,11 +267,7 @@ export function toContactLine(raw: RawContact, source: RowSourceLabel): string |
   if (raw.state === '') return reject('missing state');
   if (raw.zip_code === '') return reject('missing zip_code');
   const text = standardize(raw);
-  const { address } = text;
-  if (address.state === null) return reject(`unknown state ${quoted(raw.state)}`);
-  if (address.zip5 === null) return reject(`bad zip_code ${quoted(raw.zip_code)}`);
-  if (address.number === '') return reject(`no house number in street_address ${quoted(raw.street_address)}`);
-  if (address.streetName === '') return reject(`no street name in street_address ${quoted(raw.street_address)}`);
+  if (text.rejection !== undefined) return text.rejection;
 
   const person = personText(raw, source);
   if ('reason' in person) return person;
