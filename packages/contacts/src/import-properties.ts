@@ -259,7 +259,8 @@ function recordContext(sourceCopy: string): RecordContext {
   return {
     sourceCopy,
     situs: createAddressStandardizer(ADDRESS_MEMO_LIMIT, 0),
-    mailing: createAddressStandardizer(),
+    // No street memo: mailingText remembers whole mailing addresses by street line.
+    mailing: createAddressStandardizer(ADDRESS_MEMO_LIMIT, 0),
     mailingText: new BoundedMemo(ADDRESS_MEMO_LIMIT),
   };
 }
