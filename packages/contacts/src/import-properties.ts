@@ -469,9 +469,7 @@ export async function importProperties(
         }
       }
       await writeOut(rejects, text);
-      // The first batch (batchSize records) decides the file's name order; after it, COPYs
-      // of a quarter of that: the last one, which nothing overlaps, is shorter.
-      if (batched >= (order === undefined ? batchSize : Math.max(1, batchSize >> 2))) await write();
+      if (batched >= batchSize) await write();
     }
     await write();
     await inflight;
