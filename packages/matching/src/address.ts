@@ -127,6 +127,17 @@ export class BoundedMemo<V> {
   }
 }
 
+/** `normalize(value)`, remembered in `memo` when the value is a string (the memo's key). */
+function memoized<I, V>(memo: BoundedMemo<V>, value: I, normalize: (value: I) => V): V {
+  if (typeof value !== 'string') return normalize(value);
+  let out = memo.get(value);
+  if (out === undefined) {
+    out = normalize(value);
+    memo.set(value, out);
+  }
+  return out;
+}
+
 /** Distinct values each field memo of createAddressStandardizer keeps (about twice this at most). */
 export const ADDRESS_MEMO_LIMIT = 50_000;
 
@@ -156,30 +167,9 @@ export function createAddressStandardizer(
       if (streetLimit > 0) streets.set(raw, parsed);
     }
     const { parts, street, line } = parsed;
-    let zip: Zip | null | undefined;
-    if (typeof input.zip_code === 'string') {
-      zip = zips.get(input.zip_code);
-      if (zip === undefined) {
-        zip = normalizeZip(input.zip_code);
-        zips.set(input.zip_code, zip);
-      }
-    } else zip = normalizeZip(input.zip_code);
-    let city: string | undefined;
-    if (typeof input.city === 'string') {
-      city = cities.get(input.city);
-      if (city === undefined) {
-        city = normalizeCity(input.city);
-        cities.set(input.city, city);
-      }
-    } else city = normalizeCity(input.city);
-    let state: string | null | undefined;
-    if (typeof input.state === 'string') {
-      state = states.get(input.state);
-      if (state === undefined) {
-        state = normalizeState(input.state);
-        states.set(input.state, state);
-      }
-    } else state = normalizeState(input.state);
+    const zip = memoized(zips, input.zip_code, normalizeZip);
+    const city = memoized(cities, input.city, normalizeCity);
+    const state = memoized(states, input.state, normalizeState);
     const zip5 = zip?.zip5 ?? null;
     const key = addressKey(parts.number, street, zip5);
     return {
