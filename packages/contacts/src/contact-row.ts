@@ -14,6 +14,7 @@ import {
   BoundedMemo,
   candidateKeys,
   createAddressStandardizer,
+  memoized,
   nameTokens,
 } from '@skiptrace/matching';
 import type { StandardAddress } from '@skiptrace/matching';
@@ -116,19 +117,14 @@ interface NameText {
   normCopy: string;
 }
 
-/** Names repeat a lot (first names especially); bounded, and simply emptied when full. */
-const MAX_NAMES = 100_000;
-const names = new Map<string, NameText>();
+/** Names repeat a lot (first names especially); bounded (BoundedMemo). */
+const names = new BoundedMemo<NameText>(100_000);
 
 function nameText(raw: string): NameText {
-  let text = names.get(raw);
-  if (text === undefined) {
-    const norm = nameTokens(raw).join(' ');
-    text = { norm, rawCopy: encodeCopyValue(raw), normCopy: encodeCopyValue(norm) };
-    if (names.size >= MAX_NAMES) names.clear();
-    names.set(raw, text);
-  }
-  return text;
+  return memoized(names, raw, (name) => {
+    const norm = nameTokens(name).join(' ');
+    return { norm, rawCopy: encodeCopyValue(name), normCopy: encodeCopyValue(norm) };
+  });
 }
 
 /** E.164 numbers already in the row being built (reused: one row at a time). */

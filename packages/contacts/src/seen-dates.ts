@@ -4,7 +4,7 @@
  * compared as the first day (first_seen) or the last day (last_seen) of the period they
  * name, so "2019" as a last_seen is later than "2019-05".
  */
-import { BoundedMemo } from '@skiptrace/matching';
+import { BoundedMemo, memoized } from '@skiptrace/matching';
 
 /** A date as a source writes it: ISO (2019, 2019-05, 2019-05-14, 2019/05/14), US (05/14/2019, 5/2019) or 20190514. */
 const ISO = /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T ].*)?$/;
@@ -33,11 +33,7 @@ const num = (s: string | undefined): number | undefined => (s === undefined ? un
  * or null when it cannot be read as a date.
  */
 export function normalizeSeen(text: string): string | null {
-  const known = seenMemo.get(text);
-  if (known !== undefined) return known;
-  const stored = parseSeen(text);
-  seenMemo.set(text, stored);
-  return stored;
+  return memoized(seenMemo, text, parseSeen);
 }
 
 /**
@@ -65,12 +61,7 @@ const endMemo = new BoundedMemo<string>(10_000);
 
 /** seenEnd of the date as written (unreadable or empty: ''), memoised: for ordering a person's rows by last_seen. */
 export function seenEndOf(text: string): string {
-  let end = endMemo.get(text);
-  if (end === undefined) {
-    end = seenEnd(normalizeSeen(text) ?? '');
-    endMemo.set(text, end);
-  }
-  return end;
+  return memoized(endMemo, text, (written) => seenEnd(normalizeSeen(written) ?? ''));
 }
 
 /** The last day a stored date can mean, as `YYYY-MM-DD` ('' stays ''): for ordering last_seen. */

@@ -128,7 +128,7 @@ export class BoundedMemo<V> {
 }
 
 /** `normalize(value)`, remembered in `memo` when the value is a string (the memo's key). */
-function memoized<I, V>(memo: BoundedMemo<V>, value: I, normalize: (value: I) => V): V {
+export function memoized<I, V>(memo: BoundedMemo<V>, value: I, normalize: (value: I) => V): V {
   if (typeof value !== 'string') return normalize(value);
   let out = memo.get(value);
   if (out === undefined) {

@@ -4,6 +4,7 @@ export {
   ADDRESS_MEMO_LIMIT,
   BoundedMemo,
   createAddressStandardizer,
+  memoized,
   normalizeCity,
   standardizeAddress,
 } from './address.ts';
