@@ -16,10 +16,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createPostgresDatabase, type Database } from '@skiptrace/storage';
+import { createPostgresDatabase, jsonDocumentsParam, type Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { phonesIn } from '@skiptrace/usage';
-import { documentsParam, LOAD_PENDING, mobileIn, STORE_OUTCOMES } from '../src/chunk.handler.ts';
+import { LOAD_PENDING, mobileIn, STORE_OUTCOMES } from '../src/chunk.handler.ts';
 import { BATCH_INPUT_COLUMNS } from '@skiptrace/core';
 
 const { values } = parseArgs({
@@ -186,9 +186,9 @@ try {
       res.map((r) => (r.length ? 'completed' : 'no_match')),
       n.map(() => false),
       res.map((r) => (r.length ? null : 'no owner found')),
-      documentsParam(res.map((r) => JSON.stringify(r))),
+      jsonDocumentsParam(res.map((r) => JSON.stringify(r))),
       n.map(() => null),
-      documentsParam(n.map(() => null)),
+      jsonDocumentsParam(n.map(() => null)),
       res.map((r) => phonesIn(r as { phones?: unknown[] }[])),
       res.map((r) => mobileIn(r as { phones?: { type?: string }[] }[])),
     ];

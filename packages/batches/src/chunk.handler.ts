@@ -12,7 +12,7 @@
 import { ownerFactsOf, propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
-import type { Database } from '@skiptrace/storage';
+import { jsonDocumentsParam, jsonDocumentsSql, type Database } from '@skiptrace/storage';
 import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import { TRACED_STATES } from './batch.repository.ts';
 import { BatchWorkerConfig } from './config.ts';
@@ -124,16 +124,9 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
    AND EXISTS (SELECT 1 FROM batch_chunks k WHERE k.batch_id = $2::bigint AND k.from_row = $3 AND k.state <> 'done')
  ORDER BY p.row_number`;
 
-/**
- * JSON documents as one text parameter of STORE_OUTCOMES: joined by the record separator
- * (U+001E), which JSON text never holds unescaped; a null as an empty document.
- */
-export const documentsParam = (documents: readonly (string | null)[]): string =>
-  documents.map((d) => d ?? '').join('\u001e');
-
 // $1 batch id (bigint), $2 the same as text, $3..$4 the chunk's row range, then the outcomes
 // by row as arrays, zipped by position (ROWS FROM); the results as one text ($9) of the rows'
-// JSON documents joined by the record separator (documentsParam): a text[] of JSON documents
+// JSON documents joined by the record separator (jsonDocumentsParam of @skiptrace/storage): a text[] of JSON documents
 // cost Node an escaping pass over every document (pg's array literal), about 4 % of the chunk
 // worker's CPU; one JSON array cost PostgreSQL two passes of its JSON lexer over it (the
 // parameter's json_in, then json_array_elements), a tenth of its CPU in the trace stage with
@@ -151,8 +144,7 @@ WITH stored AS (
   SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results::json,
          u.people_total, u.owner_facts::json
     FROM ROWS FROM (unnest($5::int[]), unnest($6::text[]), unnest($7::bool[]), unnest($8::text[]),
-                    unnest(string_to_array($9::text, chr(30))), unnest($10::int[]),
-                    unnest(string_to_array($11::text, chr(30), '')))
+                    ${jsonDocumentsSql('$9')}, unnest($10::int[]), ${jsonDocumentsSql('$11')})
       AS u(row_number, status, reused, error, results, people_total, owner_facts)
     JOIN batch_inputs p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
   ON CONFLICT DO NOTHING
@@ -366,9 +358,9 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         outcomes.statuses,
         outcomes.reused,
         outcomes.errors,
-        documentsParam(outcomes.results),
+        jsonDocumentsParam(outcomes.results),
         outcomes.peopleTotals,
-        documentsParam(outcomes.ownerFacts),
+        jsonDocumentsParam(outcomes.ownerFacts),
         outcomes.phones,
         outcomes.mobile,
       ]);

@@ -8,7 +8,7 @@ import {
   type TraceResult,
 } from '@skiptrace/contracts';
 import { recordTrace } from '@skiptrace/runtime';
-import type { Database, Sql } from '@skiptrace/storage';
+import { jsonDocumentsParam, jsonDocumentsSql, type Database, type Sql } from '@skiptrace/storage';
 import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import type { BatchRows, OwnerFacts } from './batch-rows.port.ts';
 
@@ -293,14 +293,15 @@ export async function completeProperties(
 ): Promise<(PropertyRow | undefined)[]> {
   // The outcome columns just written are not read back: the caller has them, and the
   // results document is most of a row's bytes (jsonb to text, then JSON.parse again). The
-  // items go as one JSON document: as text[] elements every results document would be
-  // escaped a second time for the array literal, which cost the driver more than the rest.
+  // documents (results, owner facts) go as one text each (jsonDocumentsParam), the rest as
+  // arrays zipped by position.
   const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error' | 'people_total' | 'owner_facts'>>(
     `WITH done AS (
-       UPDATE properties p SET status = u.status, results = u.results, error = u.error,
-         people_total = u.people_total, owner_facts = u.owner_facts, completed_at = now()
-       FROM jsonb_to_recordset($1::jsonb)
-         AS u(id bigint, status text, results jsonb, error text, people_total int, owner_facts jsonb, phones int)
+       UPDATE properties p SET status = u.status, results = u.results::jsonb, error = u.error,
+         people_total = u.people_total, owner_facts = u.owner_facts::jsonb, completed_at = now()
+       FROM ROWS FROM (unnest($1::bigint[]), unnest($2::text[]), ${jsonDocumentsSql('$3')}, unnest($4::text[]),
+                       unnest($5::int[]), ${jsonDocumentsSql('$6')}, unnest($7::int[]))
+         AS u(id, status, results, error, people_total, owner_facts, phones)
        WHERE p.id = u.id AND p.status = 'pending'
        RETURNING ${UNCHANGED_ALIASED_COLUMNS}, p.client_id AS usage_client, u.status AS usage_status,
                  u.phones AS usage_phones
@@ -309,17 +310,18 @@ export async function completeProperties(
      )
      SELECT ${UNCHANGED_COLUMNS} FROM done`,
     [
-      JSON.stringify(
-        items.map(({ id, outcome }) => ({
-          id,
-          status: outcome.status,
-          results: outcome.results,
-          error: outcome.error ?? null,
-          people_total: outcome.matched ?? null,
-          owner_facts: ownerFactsOf(outcome),
-          phones: phonesIn(outcome.results),
-        })),
+      items.map((i) => i.id),
+      items.map((i) => i.outcome.status),
+      jsonDocumentsParam(items.map((i) => JSON.stringify(i.outcome.results))),
+      items.map((i) => i.outcome.error ?? null),
+      items.map((i) => i.outcome.matched ?? null),
+      jsonDocumentsParam(
+        items.map((i) => {
+          const facts = ownerFactsOf(i.outcome);
+          return facts === null ? null : JSON.stringify(facts);
+        }),
       ),
+      items.map((i) => phonesIn(i.outcome.results)),
     ],
   );
   const outcomes = new Map(items.map((i) => [i.id, i.outcome]));

@@ -17,6 +17,7 @@ export type { PostgresDatabaseOptions, StorageLogger } from './database-postgres
 export { createPgliteDatabase } from './database-pglite.ts';
 export type { PgliteDatabaseOptions } from './database-pglite.ts';
 export { COPY_CHUNK_SIZE, encodeCopyValue } from './copy-text.ts';
+export { jsonDocumentsParam, jsonDocumentsSql } from './json-documents.ts';
 export { DEFAULT_MIGRATIONS_DIR } from './migrations.ts';
 export { analyzeAfterLoad } from './statistics.ts';
 export {
