@@ -48,12 +48,29 @@ export type BatchSummary = z.infer<typeof BatchSummary>;
 const event = <T extends z.ZodType>(data: T) => z.object({ accountId: z.string(), occurredAt: z.string(), data });
 
 /**
+ * What the bus checks of an event on delivery: the envelope, with `data` as sent (not
+ * copied). The dispatcher reads only the envelope to find the account's subscribers, and
+ * validates `data` against the whole schema for an event someone subscribed to, before it
+ * is stored and signed (packages/dispatcher/src/fanout.ts): a full result is not parsed
+ * and copied for an account that has no webhook for it.
+ */
+const EventEnvelope = event(z.unknown());
+
+const eventEntry = <T extends z.ZodType, P extends boolean>(data: T, pack: P) =>
+  ({ schema: event(data), deliveryCheck: EventEnvelope, queue: 'webhooks.events', pack }) as const;
+
+/**
  * One entry of the message catalogue. The entry's name is the message's routing key on the
  * bus's one topic exchange (`skiptrace` by default, see @skiptrace/messaging).
  */
 interface MessageEntry {
   /** The payload; consumers validate every delivery against it (publishers are typed by it). */
   schema: z.ZodType;
+  /**
+   * When present, what the bus validates on delivery instead of `schema` (a part of it); the
+   * consumer then validates the rest itself before it relies on it (the events: EventEnvelope).
+   */
+  deliveryCheck?: z.ZodType;
   /** The reply a consumer gives to a request() of this message, when it is one that is requested. */
   reply?: z.ZodType;
   /** The durable queue (consumer group) bound to this routing key. */
@@ -78,10 +95,10 @@ export type MessageCatalogue = Readonly<Record<string, MessageEntry>>;
 export const MESSAGES = {
   'job.skiptrace': { schema: SkipTraceJob, reply: PropertyResponse, queue: 'skiptrace.jobs', pack: true },
   'job.batch.chunk': { schema: BatchChunkJob, queue: 'skiptrace.batch-chunks', pack: false },
-  'event.plant.added': { schema: event(StoredProperty), queue: 'webhooks.events', pack: true },
-  'event.skiptrace.completed': { schema: event(PropertyResponse), queue: 'webhooks.events', pack: true },
-  'event.batch.completed': { schema: event(BatchSummary), queue: 'webhooks.events', pack: false },
-  'event.quota.warning': { schema: event(QuotaWarning), queue: 'webhooks.events', pack: false },
+  'event.plant.added': eventEntry(StoredProperty, true),
+  'event.skiptrace.completed': eventEntry(PropertyResponse, true),
+  'event.batch.completed': eventEntry(BatchSummary, false),
+  'event.quota.warning': eventEntry(QuotaWarning, false),
 } as const satisfies MessageCatalogue;
 
 export type MessageName = keyof typeof MESSAGES;

@@ -1,7 +1,8 @@
+import { MESSAGES } from '@skiptrace/contracts';
 import type { Database } from '@skiptrace/storage';
 import type { KeyValueStore } from '@skiptrace/kv';
-import type { BusDelivery } from '@skiptrace/messaging';
-import { createBatcher, injectTraceHeaders } from '@skiptrace/runtime';
+import { InvalidMessageError, type BusDelivery } from '@skiptrace/messaging';
+import { createBatcher, describeIssues, injectTraceHeaders } from '@skiptrace/runtime';
 import type { WebhookConfig } from '@skiptrace/webhooks';
 import type { Clock } from '@skiptrace/webhooks';
 import { fanOut, type FanOutEvent } from '@skiptrace/webhooks';
@@ -28,13 +29,13 @@ export interface FanoutDeps {
 export function createFanout(deps: FanoutDeps) {
   const { db, kv, config, clock } = deps;
 
-  async function storeAndSchedule(events: FanOutEvent[]): Promise<number[]> {
+  async function storeAndSchedule(events: FanOutEvent[]): Promise<(number | Error)[]> {
     const scheduled = await fanOut(db, events);
     const now = clock.now();
-    const rows = scheduled.flat();
+    const rows = scheduled.flatMap((messages) => (messages instanceof Error ? [] : messages));
     await Promise.all(rows.map((row) => scheduleMessage(kv, config.scheduleName, row.id, row.endpoint_id, now)));
     if (rows.length > 0) deps.onScheduled?.();
-    return scheduled.map((messages) => messages.length);
+    return scheduled.map((messages) => (messages instanceof Error ? messages : messages.length));
   }
   const store = createBatcher(storeAndSchedule, { maxBatch: 256, maxConcurrent: 2 });
 
@@ -44,8 +45,14 @@ export function createFanout(deps: FanoutDeps) {
       eventId: delivery.messageId,
       accountId: event.accountId,
       eventType: topic.slice('event.'.length),
-      // Minified once and stored: these exact bytes are signed and sent on every attempt.
-      payload: JSON.stringify(event.data),
+      // The bus checked the envelope only (deliveryCheck of MESSAGES): the data is validated
+      // here, for an event somebody subscribed to, then minified once and stored: these
+      // exact bytes are signed and sent on every attempt.
+      payload: () => {
+        const parsed = MESSAGES[topic].schema.safeParse(event);
+        if (!parsed.success) throw new InvalidMessageError(`${topic} payload: ${describeIssues(parsed.error)}`);
+        return JSON.stringify(parsed.data.data);
+      },
       now: new Date(clock.now()),
       traceparent: injectTraceHeaders({}).traceparent,
     });

@@ -71,6 +71,34 @@ describe('webhook delivery', () => {
     await receiver.close();
   });
 
+  it("validates an event's data only when someone subscribed to it, and sends what the schema keeps", async () => {
+    const receiver = await startReceiver();
+    const ep = await createEndpoint(h, 'acct_check', receiver, ['plant.added']);
+    const handle = createFanout({ db: h.db, kv: h.kv, config: h.config, clock: h.clock });
+    const delivery = (messageId: string, accountId: string, data: unknown) => ({
+      topic: 'event.plant.added' as const,
+      payload: { accountId, occurredAt: new Date().toISOString(), data } as never,
+      messageId,
+      headers: {},
+      attempt: 1,
+      reply: () => {},
+    });
+    // A subscriber: a malformed event fails (the bus retries, then dead-letters it), alone.
+    const [bad, good] = await Promise.allSettled([
+      handle(delivery('evt-bad', 'acct_check', { id: 'not a number' })),
+      handle(delivery('evt-good', 'acct_check', { ...property(8), internal: 'not in the schema' })),
+    ]);
+    expect(bad).toMatchObject({ status: 'rejected', reason: { name: 'InvalidMessageError' } });
+    expect(bad.status === 'rejected' && String(bad.reason.message)).toMatch(/^event\.plant\.added payload: /);
+    expect(good).toEqual({ status: 'fulfilled', value: 1 });
+    await waitUntil(() => receiver.received.length === 1);
+    expect(JSON.parse(receiver.received[0]!.body)).toEqual(property(8));
+    // Nobody subscribed: nothing is stored or sent, so the data is not read.
+    expect(await handle(delivery('evt-unread', 'acct_nobody_here', { id: 'not a number' }))).toBe(0);
+    await deleteEndpoint(h, 'acct_check', ep.id);
+    await receiver.close();
+  });
+
   it('replays with the same webhook-id, and sends test events', async () => {
     const receiver = await startReceiver();
     const ep = await createEndpoint(h, 'acct_replay', receiver);

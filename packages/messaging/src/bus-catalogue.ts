@@ -95,8 +95,8 @@ export class InvalidMessageError extends Error {
 /**
  * Types `transport` by `catalogue`. Publishing packs what the catalogue says may be packed;
  * consuming binds the queue to the catalogue's messages for it and validates each payload
- * (a payload that does not fit throws InvalidMessageError, so it ends in the dead letters
- * with that reason). Replies are typed, not validated: the consumer's handler is checked
+ * against the entry's schema, or its deliveryCheck when it has one (a payload that does not
+ * fit throws InvalidMessageError, so it ends in the dead letters with that reason). Replies are typed, not validated: the consumer's handler is checked
  * against the reply type at compile time, and validating on the requester's hot path would
  * only check the same code twice.
  */
@@ -118,7 +118,7 @@ export function catalogueBus<C extends MessageCatalogue>(catalogue: C, transport
         if (!entry || entry.queue !== queue) {
           throw new InvalidMessageError(`${delivery.topic} is not a message of queue ${queue}`);
         }
-        const parsed = entry.schema.safeParse(delivery.payload);
+        const parsed = (entry.deliveryCheck ?? entry.schema).safeParse(delivery.payload);
         if (!parsed.success)
           throw new InvalidMessageError(`${delivery.topic} payload: ${describeIssues(parsed.error)}`);
         const typed = {

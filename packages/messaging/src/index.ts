@@ -17,7 +17,7 @@ export type {
 } from './bus.port.ts';
 export { BusUnavailableError, RequestTimeoutError } from './bus.port.ts';
 export type { CatalogueBus } from './bus-catalogue.ts';
-export { catalogueBus } from './bus-catalogue.ts';
+export { catalogueBus, InvalidMessageError } from './bus-catalogue.ts';
 export type { BusLogger } from './bus-logger.ts';
 export type { RabbitBus, RabbitBusOptions } from './bus-rabbitmq.ts';
 export { createMemoryBus, createRabbitBus, observeBus };

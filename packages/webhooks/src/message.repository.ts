@@ -37,7 +37,11 @@ export interface FanOutEvent {
   eventId: string;
   accountId: string;
   eventType: string;
-  payload: string;
+  /**
+   * The payload as stored and signed, encoded only for an event some endpoint subscribed to;
+   * throwing (a payload that is not what its event type promises) fails that event alone.
+   */
+  payload: () => string;
   now: Date;
   /** W3C traceparent of the span that handled the event. */
   traceparent?: string;
@@ -50,19 +54,29 @@ export type ScheduledMessage = { id: string; endpoint_id: string };
  * statements for the whole list; a redelivered event inserts nothing. Returns, per event,
  * every not-yet-attempted pending message (new or left unscheduled by a crash), which the
  * caller (re)schedules — the lease makes that harmless. An event whose account has no
- * matching enabled endpoint costs only its share of the first query.
+ * matching enabled endpoint costs only its share of the first query (its payload is never
+ * encoded); an event whose payload cannot be encoded gets its error instead, and stores nothing.
  */
-export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<ScheduledMessage[][]> {
+export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<(ScheduledMessage[] | Error)[]> {
   const { rows: endpoints } = await sql.query<{ id: string; account_id: string; events: string[] | null }>(
     `SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::text[]) AND enabled`,
     [[...new Set(events.map((e) => e.accountId))]],
   );
-  const out: ScheduledMessage[][] = events.map(() => []);
-  const matched = events.flatMap((e) =>
-    endpoints
-      .filter((ep) => ep.account_id === e.accountId && (ep.events === null || ep.events.includes(e.eventType)))
-      .map((ep) => ({ e, endpointId: ep.id })),
-  );
+  const out: (ScheduledMessage[] | Error)[] = events.map(() => []);
+  const matched = events.flatMap((e, i) => {
+    const to = endpoints.filter(
+      (ep) => ep.account_id === e.accountId && (ep.events === null || ep.events.includes(e.eventType)),
+    );
+    if (to.length === 0) return [];
+    let payload: string;
+    try {
+      payload = e.payload();
+    } catch (err) {
+      out[i] = err instanceof Error ? err : new Error(String(err));
+      return [];
+    }
+    return to.map((ep) => ({ e, payload, endpointId: ep.id }));
+  });
   if (matched.length === 0) return out;
   await sql.query(
     `INSERT INTO webhook_messages (id, endpoint_id, account_id, event_id, event_type, payload, next_attempt_at, traceparent)
@@ -74,7 +88,7 @@ export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<Scheduled
       matched.map((m) => m.e.accountId),
       matched.map((m) => m.e.eventId),
       matched.map((m) => m.e.eventType),
-      matched.map((m) => m.e.payload),
+      matched.map((m) => m.payload),
       matched.map((m) => m.e.now.toISOString()),
       matched.map((m) => m.e.traceparent ?? null),
     ],
@@ -85,7 +99,10 @@ export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<Scheduled
     [[...new Set(matched.map((m) => m.e.eventId))]],
   );
   events.forEach((e, i) => {
-    for (const row of rows) if (row.event_id === e.eventId) out[i]!.push({ id: row.id, endpoint_id: row.endpoint_id });
+    const scheduled = out[i]!;
+    if (scheduled instanceof Error) return;
+    for (const row of rows)
+      if (row.event_id === e.eventId) scheduled.push({ id: row.id, endpoint_id: row.endpoint_id });
   });
   return out;
 }
