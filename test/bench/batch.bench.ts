@@ -10,6 +10,8 @@
  *   node test/bench/batch.bench.ts [--rows 1000000] [--contacts 1000000] [--batches 1]
  *     [--engine real|fake] [--port 18090] [--probe-rate 20]
  *     [--chunk 500] [--window 8] [--prefetch 4] [--batch-worker process|inline]
+ *     [--database NAME]   keep the world in database NAME and reuse it on later runs of
+ *                         this or the sync bench with the same --contacts/--owners
  *
  * --engine real (default): the one-process system (services/standalone: gateway with the
  * batch API, sync worker, chunk worker, dispatcher; the chunk worker in a child process of
@@ -41,10 +43,9 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAccounts } from '@skiptrace/accounts';
-import { importContacts, importProperties } from '@skiptrace/contacts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
-import { BATCH_HEADER, SEED, batchRow, benchPeople, benchRoll, csvField } from './bench-world.ts';
-import { createTestDatabaseUrl, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
+import { BATCH_HEADER, SEED, batchRow, benchDatabase, csvField, loadBenchWorld } from './bench-world.ts';
+import { createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import {
   buildApp,
   createContactTraceEngine,
@@ -69,6 +70,7 @@ const { values } = parseArgs({
     prefetch: { type: 'string', default: '4' },
     'batch-worker': { type: 'string', default: 'process' },
     owners: { type: 'boolean', default: false },
+    database: { type: 'string' },
   },
 });
 /**
@@ -250,7 +252,7 @@ function startProbes(token: string, bodies: string[], rate: number) {
 }
 
 let systemPort = port;
-const testDb = await createTestDatabaseUrl('bench_batch');
+const testDb = await benchDatabase('bench_batch', values.database);
 const vhost = await createTestVhost('bench-batch');
 const redisPrefix = `bench-batch-${process.pid}:`;
 const dir = await mkdtemp(join(tmpdir(), 'bench-batch-'));
@@ -269,19 +271,13 @@ try {
     const probe = (row: ContactRow, i: number) => {
       if (i % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, 8 + i)));
     };
-    const t = performance.now();
-    const counts = await importContacts(db, benchPeople(contacts, owners, probe), {
-      format: 'ndjson',
-      source: 'bench',
-    });
-    if (owners) {
-      const parcels = await importProperties(db, benchRoll(contacts), { format: 'csv', source: 'bench-roll' });
-      console.log(`imported ${parcels.imported} parcels`);
-    }
-    importSeconds = (performance.now() - t) / 1000;
+    const world = await loadBenchWorld(db, contacts, owners, probe);
+    importSeconds = world.seconds;
     console.log(
-      `imported ${counts.imported} contacts in ${importSeconds.toFixed(1)} s ` +
-        `(${Math.round(counts.imported / importSeconds)} rows/s, generating them included)`,
+      world.reused
+        ? `reused the world in ${dbName}: ${world.people} contacts, ${world.parcels} parcels`
+        : `imported ${world.people} contacts and ${world.parcels} parcels in ${importSeconds.toFixed(1)} s ` +
+            `(${Math.round(world.people / importSeconds)} rows/s, generating them included)`,
     );
   }
 

@@ -12,8 +12,11 @@
  * address nobody lives at, one without owner names (address only), eight with the address
  * written another way and the owner name in other case.
  */
+import { importContacts, importProperties } from '@skiptrace/contacts';
 import type { Property } from '@skiptrace/contracts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
+import { createPostgresDatabase, type Database } from '@skiptrace/storage';
+import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
 
 export const SEED = 99;
 
@@ -105,4 +108,72 @@ export async function* benchRoll(contacts: number): AsyncGenerator<string> {
     }
   }
   yield chunk;
+}
+
+/** A bench's database: `url`, `name`, and `drop()`, which leaves a kept database in place. */
+export interface BenchDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * The database a bench runs on: without `keep`, a fresh one that drop() removes; with
+ * `keep` (the benches' `--database NAME`), that database, created when missing and never
+ * dropped, so that later runs of any bench reuse the world loaded into it (loadBenchWorld):
+ * a 10 M-people world takes the better part of half an hour to import.
+ */
+export async function benchDatabase(prefix: string, keep?: string): Promise<BenchDatabase> {
+  if (keep === undefined) return createTestDatabaseUrl(prefix);
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(keep)) throw new Error('--database: lower-case letters, digits and _');
+  const admin = createPostgresDatabase({ url: testUrls().databaseUrl });
+  try {
+    const { rows } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [keep]);
+    if (rows.length === 0) await admin.query(`CREATE DATABASE "${keep}"`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(testUrls().databaseUrl);
+  url.pathname = `/${keep}`;
+  return { url: url.toString(), name: keep, drop: async () => undefined };
+}
+
+/**
+ * Loads the world (`contacts` people; with `owners`, people with three addresses and the
+ * roll) into db, or reuses it when a complete load of the same world is recorded there (a
+ * kept database: benchDatabase). Either way onRow sees every seed row, in order: the benches
+ * take their probe bodies from them. `seconds` is the import's time (0 when reused).
+ */
+export async function loadBenchWorld(
+  db: Database,
+  contacts: number,
+  owners: boolean,
+  onRow: (row: ContactRow, i: number) => void,
+): Promise<{ reused: boolean; seconds: number; people: number; parcels: number }> {
+  await db.query(
+    'CREATE TABLE IF NOT EXISTS bench_world (contacts bigint, owners boolean, people bigint, parcels bigint)',
+  );
+  const { rows } = await db.query<{ contacts: string; owners: boolean; people: string; parcels: string }>(
+    'SELECT contacts, owners, people, parcels FROM bench_world',
+  );
+  const [loaded] = rows;
+  if (loaded) {
+    if (Number(loaded.contacts) !== contacts || loaded.owners !== owners)
+      throw new Error(
+        `this database holds another world (contacts ${loaded.contacts}, owners ${loaded.owners}): use another --database`,
+      );
+    let i = 0;
+    for (const row of generateContacts({ rows: contacts, seed: SEED })) onRow(row, i++);
+    return { reused: true, seconds: 0, people: Number(loaded.people), parcels: Number(loaded.parcels) };
+  }
+  const { rows: present } = await db.query('SELECT 1 FROM contacts LIMIT 1');
+  if (present.length > 0) throw new Error('this database holds contacts but no complete bench world: drop it first');
+  const t = performance.now();
+  const people = await importContacts(db, benchPeople(contacts, owners, onRow), { format: 'ndjson', source: 'bench' });
+  const parcels = owners
+    ? (await importProperties(db, benchRoll(contacts), { format: 'csv', source: 'bench-roll' })).imported
+    : 0;
+  const seconds = (performance.now() - t) / 1000;
+  await db.query('INSERT INTO bench_world VALUES ($1, $2, $3, $4)', [contacts, owners, people.imported, parcels]);
+  return { reused: false, seconds, people: people.imported, parcels };
 }

@@ -7,6 +7,8 @@
 //                                        fixed-rate run always uses autocannon)
 //     [--owners]                         the owner model: people with three addresses each
 //                                        and a roll of their parcels (bench-world.ts)
+//     [--database NAME]                  keep the world in database NAME and reuse it on later
+//                                        runs of this or the batch bench (same --contacts/--owners)
 // With wrk, a bare Express 5 JSON POST server (express-reference.ts) is loaded the same way
 // just before and just after the capacity run: the capacity is also given as a ratio to it.
 // `./run bench sync …` installs wrk first (Debian's package) when it can.
@@ -19,19 +21,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createAccounts } from '@skiptrace/accounts';
-import { importContacts, importProperties } from '@skiptrace/contacts';
 import { demoQueryFor, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
-import {
-  clientCredentialsToken,
-  createTestDatabaseUrl,
-  createTestVhost,
-  deleteByPrefix,
-  testUrls,
-  waitUntil,
-} from '@skiptrace/testing';
+import { clientCredentialsToken, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
-import { benchPeople, benchRoll } from './bench-world.ts';
+import { benchDatabase, loadBenchWorld } from './bench-world.ts';
 import { bareExpressCapacity } from './express-reference.ts';
 import { runWrk, wrkAvailable, type LoadResult } from './wrk.ts';
 
@@ -44,6 +38,7 @@ const { values } = parseArgs({
     topology: { type: 'string', default: 'standalone' },
     loadgen: { type: 'string', default: wrkAvailable() ? 'wrk' : 'autocannon' },
     owners: { type: 'boolean', default: false },
+    database: { type: 'string' },
   },
 });
 const loadgen = values.loadgen;
@@ -55,27 +50,26 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const port = Number(values.port);
 
-const testDb = await createTestDatabaseUrl('bench_sync');
+const testDb = await benchDatabase('bench_sync', values.database);
 const vhost = await createTestVhost('bench');
 const dataDir = await mkdtemp(join(tmpdir(), 'bench-sync-'));
 const children: ReturnType<typeof spawn>[] = [];
 try {
   const db = createPostgresDatabase({ url: testDb.url });
   await db.migrate();
-  const t0 = performance.now();
   // Queries: noisy variants of imported rows spread over the whole file.
   const stride = Math.max(1, Math.floor(contacts / 5000));
   const bodies: string[] = [];
   const probe = (row: ContactRow, i: number) => {
     if (i % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, i + 1)));
   };
-  const counts = await importContacts(db, benchPeople(contacts, values.owners, probe), {
-    format: 'ndjson',
-    source: 'bench',
-  });
-  if (values.owners) await importProperties(db, benchRoll(contacts), { format: 'csv', source: 'bench-roll' });
-  const importSeconds = (performance.now() - t0) / 1000;
-  console.error(`imported ${counts.imported} contact rows in ${importSeconds.toFixed(1)} s`);
+  const world = await loadBenchWorld(db, contacts, values.owners, probe);
+  const importSeconds = world.seconds;
+  console.error(
+    world.reused
+      ? `reused the world in ${testDb.name}: ${world.people} contact rows, ${world.parcels} parcels`
+      : `imported ${world.people} contact rows in ${importSeconds.toFixed(1)} s`,
+  );
 
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const env = {
@@ -220,8 +214,10 @@ try {
         date: new Date().toISOString(),
         node: process.version,
         topology,
-        contacts: counts.imported,
-        importRowsPerSec: Math.round(counts.imported / importSeconds),
+        contacts: world.people,
+        ...(world.reused
+          ? { reusedWorld: testDb.name }
+          : { importRowsPerSec: Math.round(world.people / importSeconds) }),
         connections,
         seconds,
         loadgen,
