@@ -45,7 +45,7 @@ import { parseArgs } from 'node:util';
 import { createAccounts } from '@skiptrace/accounts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
 import { BATCH_HEADER, SEED, batchRow, benchDatabase, csvField, loadBenchWorld } from './bench-world.ts';
-import { createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
+import { createTestVhost, deleteByPrefix, stopChild, testUrls, waitUntil } from '@skiptrace/testing';
 import {
   buildApp,
   createContactTraceEngine,
@@ -504,10 +504,7 @@ try {
   );
 } finally {
   for (const fn of cleanup) await fn().catch(() => undefined);
-  if (child) {
-    child.kill('SIGTERM');
-    await new Promise((r) => child!.once('exit', r));
-  }
+  if (child) await stopChild(child);
   await db.close();
   await testDb.drop();
   await vhost.drop();

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { waitUntil } from '@skiptrace/testing';
+import { stopChild, waitUntil } from '@skiptrace/testing';
 import { runWrk, type LoadResult } from './wrk.ts';
 
 const SERVER = `
@@ -40,7 +40,6 @@ export async function bareExpressCapacity(options: {
     await runWrk({ ...load, connections: options.connections, seconds: 2 }); // warm-up
     return await runWrk({ ...load, connections: options.connections, seconds: options.seconds });
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await stopChild(child);
   }
 }

@@ -23,7 +23,14 @@ import autocannon from 'autocannon';
 import { createAccounts } from '@skiptrace/accounts';
 import { demoQueryFor, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
-import { clientCredentialsToken, createTestVhost, deleteByPrefix, testUrls, waitUntil } from '@skiptrace/testing';
+import {
+  clientCredentialsToken,
+  createTestVhost,
+  deleteByPrefix,
+  stopChild,
+  testUrls,
+  waitUntil,
+} from '@skiptrace/testing';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
 import { benchDatabase, loadBenchWorld } from './bench-world.ts';
 import { bareExpressCapacity } from './express-reference.ts';
@@ -240,8 +247,7 @@ try {
   );
   await db.close();
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1000));
+  await Promise.all(children.map((child) => stopChild(child)));
   await vhost.drop();
   await testDb.drop();
   await deleteByPrefix(testUrls().redisUrl, `bench-sync-${process.pid}:`);

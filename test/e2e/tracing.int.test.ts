@@ -18,6 +18,7 @@ import {
   demoClient,
   deleteByPrefix,
   randomPrefix,
+  stopChild,
   testUrls,
   waitUntil,
   type TestDatabase,
@@ -50,16 +51,8 @@ const ready = (url: string, what: string) =>
     timeoutMs: 90_000,
     message: `${what} ready`,
   });
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
 async function stopAll() {
-  for (const child of procs.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited(child);
-  }
+  for (const child of procs.splice(0)) await stopChild(child);
 }
 
 /** Subscribes the receiver, sends one skip trace, waits for its webhook; returns the request's trace. */

@@ -3,7 +3,7 @@
  * local services pg_ctlcluster, redis-cli, rabbitmqctl) without a shell, rejecting with the
  * command line, exit status and stderr when it fails.
  */
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -24,4 +24,15 @@ export async function run(command: string, args: readonly string[]): Promise<str
     const detail = stderr?.trim() || (error as Error).message;
     throw new Error(`\`${commandLine(command, args)}\` failed (${String(code)}): ${detail}`, { cause: error });
   }
+}
+
+/**
+ * Signals a child process and waits until it has exited; at once when it exited already (a
+ * crash before it was stopped), which waiting for its 'exit' event would never see.
+ */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  await exited;
 }

@@ -15,6 +15,7 @@ export type { TestVhost } from './rabbitmq.ts';
 export { postgresReady, rabbitReady, redisReady } from './probes.ts';
 export { createTcpProxy } from './tcp-proxy.ts';
 export { freePort } from './ports.ts';
+export { stopChild } from './exec.ts';
 export type { TcpProxy } from './tcp-proxy.ts';
 export {
   containerOf,
