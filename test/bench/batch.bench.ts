@@ -329,7 +329,7 @@ try {
         AMQP_URL: vhost.url,
         REDIS_URL: testUrls().redisUrl,
         REDIS_PREFIX: redisPrefix,
-        SKIPTRACE_DATA_DIR: join(dir, 'data'),
+        SKIPTRACE_DATA_DIR: testDb.dataDir ?? join(dir, 'data'),
         SKIPTRACE_DEMO_ROWS: '0',
         API_RATE_LIMIT_PER_MINUTE: '100000000',
         LOG_LEVEL: 'warn',

@@ -13,6 +13,9 @@
  * written another way and the owner name in other case.
  */
 import { importContacts, importProperties } from '@skiptrace/contacts';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Property } from '@skiptrace/contracts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase, type Database } from '@skiptrace/storage';
@@ -114,6 +117,11 @@ export async function* benchRoll(contacts: number): AsyncGenerator<string> {
 export interface BenchDatabase {
   url: string;
   name: string;
+  /**
+   * A kept database's system data directory (SKIPTRACE_DATA_DIR), kept beside it: the demo
+   * client the system creates in the database on its first start has its credentials there.
+   */
+  dataDir?: string;
   drop(): Promise<void>;
 }
 
@@ -135,7 +143,9 @@ export async function benchDatabase(prefix: string, keep?: string): Promise<Benc
   }
   const url = new URL(testUrls().databaseUrl);
   url.pathname = `/${keep}`;
-  return { url: url.toString(), name: keep, drop: async () => undefined };
+  const dataDir = join(tmpdir(), `skiptrace-bench-data-${keep}`);
+  await mkdir(dataDir, { recursive: true });
+  return { url: url.toString(), name: keep, dataDir, drop: async () => undefined };
 }
 
 /**

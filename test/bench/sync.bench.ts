@@ -59,7 +59,7 @@ const port = Number(values.port);
 
 const testDb = await benchDatabase('bench_sync', values.database);
 const vhost = await createTestVhost('bench');
-const dataDir = await mkdtemp(join(tmpdir(), 'bench-sync-'));
+const dataDir = testDb.dataDir ?? (await mkdtemp(join(tmpdir(), 'bench-sync-')));
 const children: ReturnType<typeof spawn>[] = [];
 try {
   const db = createPostgresDatabase({ url: testDb.url });
@@ -251,5 +251,5 @@ try {
   await vhost.drop();
   await testDb.drop();
   await deleteByPrefix(testUrls().redisUrl, `bench-sync-${process.pid}:`);
-  await rm(dataDir, { recursive: true, force: true });
+  if (testDb.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
 }
