@@ -35,7 +35,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, openSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,6 +44,7 @@ import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createAccounts } from '@skiptrace/accounts';
 import { demoQueryFor, generateContacts, type ContactRow } from '@skiptrace/demo';
+import { shippedStart } from './shipped.ts';
 import { BATCH_HEADER, SEED, batchRow, benchDatabase, csvField, loadBenchWorld } from './bench-world.ts';
 import { createTestVhost, deleteByPrefix, stopChild, testUrls, waitUntil } from '@skiptrace/testing';
 import {
@@ -316,11 +317,9 @@ try {
   let newToken: (name: string) => Promise<Record<string, string>>;
   if (engine === 'real') {
     // What `pnpm start` runs (its node flags included), from package.json.
-    const start = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-    const [command, ...startArgs] = start.split(' ');
-    if (command !== 'node') throw new Error(`package.json start is not a node command: ${start}`);
-    console.log(`system: ${start}`);
-    child = spawn(process.execPath, startArgs, {
+    const start = await shippedStart();
+    console.log(`system: ${start.command}`);
+    child = spawn(process.execPath, [...start.nodeFlags, start.script], {
       env: {
         ...process.env,
         ...batchEnv,

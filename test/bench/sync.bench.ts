@@ -9,6 +9,8 @@
 //                                        and a roll of their parcels (bench-world.ts)
 //     [--database NAME]                  keep the world in database NAME and reuse it on later
 //                                        runs of this or the batch bench (same --contacts/--owners)
+// The system runs with the shipped node flags (shipped.ts: package.json's start script), then
+// BENCH_NODE_ARGS (e.g. --cpu-prof).
 // With wrk, a bare Express 5 JSON POST server (express-reference.ts) is loaded the same way
 // just before and just after the capacity run: the capacity is also given as a ratio to it.
 // `./run bench sync …` installs wrk first (Debian's package) when it can.
@@ -33,6 +35,7 @@ import {
 } from '@skiptrace/testing';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
 import { benchDatabase, loadBenchWorld } from './bench-world.ts';
+import { shippedStart } from './shipped.ts';
 import { bareExpressCapacity } from './express-reference.ts';
 import { runWrk, wrkAvailable, type LoadResult } from './wrk.ts';
 
@@ -78,7 +81,9 @@ try {
       : `imported ${world.people} contact rows in ${importSeconds.toFixed(1)} s`,
   );
 
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  // The shipped node flags (what `pnpm start`, the Dockerfile and k8s/ run), then the bench's own.
+  const shipped = await shippedStart();
+  const nodeArgs = [...shipped.nodeFlags, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   const env = {
     ...process.env,
     DATABASE_URL: testDb.url,
@@ -105,7 +110,7 @@ try {
   let issuer: string;
   let client: { clientId: string; clientSecret: string };
   if (topology === 'standalone') {
-    base = issuer = await startProcess('services/standalone/src/main.ts', port);
+    base = issuer = await startProcess(shipped.script, port);
     // Written as the demo is created, which may be just after /readyz answers.
     const credentials = join(dataDir, 'demo-credentials.json');
     await waitUntil(
