@@ -1,7 +1,10 @@
 /**
  * Bulk writer for an import into an empty contact store (the first load, and every load
- * after the store was emptied). Maintaining `contacts`' five indexes row by row is most
- * of an import's PostgreSQL time (about 7.5 of 10 µs a row; packages/contacts/BENCHMARKS.md),
+ * after the store was emptied), and likewise for an empty `property_records` (the roll
+ * import; a BulkTarget says which table, its columns, its unique key and how rows are
+ * moved in when the swap cannot happen; its load table is `property_records_load_*`, and of
+ * a parcel repeated in the file the last record stays). Maintaining `contacts`' five indexes
+ * row by row is most of an import's PostgreSQL time (about 7.5 of 10 µs a row; packages/contacts/BENCHMARKS.md),
  * while building the same indexes once over the loaded rows costs about 2.5 µs a row. So
  * the rows are COPYed into a new table without indexes, `contacts_load_*` (created LIKE
  * contacts: same columns, defaults and id sequence), and at the end:
@@ -10,7 +13,9 @@
  *    (pg_get_indexdef, so a later migration's index comes along), the longest builds first:
  *    rows repeated in the file fail the row_hash unique index, are deleted (the first
  *    occurrence, lowest id, stays) and reported as duplicates, and the index is built again;
- * 2. it is ANALYZEd, so the first lookup plans with statistics (storage/statistics.ts);
+ * 2. it is ANALYZEd, so the first lookup plans with statistics (storage/statistics.ts),
+ *    with the table's per-column statistics targets (migration 104: none for the columns
+ *    no query searches by), which LIKE does not copy;
  * 3. it replaces `contacts` in one short transaction: ACCESS EXCLUSIVE lock on contacts,
  *    check it is still empty, hand the id sequence over, drop the empty table, rename the
  *    load table and its indexes and constraints to the names of the ones it replaces.
@@ -32,6 +37,36 @@ import { randomBytes } from 'node:crypto';
 import type { Database, Sql } from '@skiptrace/storage';
 import type { BatchWritten, ContactWriter } from './contact-stage.ts';
 import { moveStagedSql, STAGE_COLUMNS } from './contact-stage.ts';
+
+/** The table a bulk load fills, and what it needs to know about it. */
+export interface BulkTarget {
+  /** The table the load table takes the place of. */
+  table: string;
+  /** COPY columns, in the order of the COPY text. */
+  columns: readonly string[];
+  /** The unique column rows repeated in the file collide on. */
+  key: string;
+  /**
+   * Which row of several with the same key stays: the first (contacts: a repeated row is
+   * a duplicate of the first) or the last (property records: a newer record of the same
+   * parcel replaces the older one). The others are deleted and counted as duplicates.
+   */
+  keep: 'first' | 'last';
+  /**
+   * `INSERT … SELECT … ON CONFLICT` moving a load table's rows into the table when the
+   * swap cannot happen; its row count is the number of rows stored (new or changed).
+   */
+  moveSql(loadTable: string): string;
+}
+
+/** The contact store: the first occurrence of a row_hash stays, as the staged import keeps it. */
+export const CONTACTS_TARGET: BulkTarget = {
+  table: 'contacts',
+  columns: STAGE_COLUMNS,
+  key: 'row_hash',
+  keep: 'first',
+  moveSql: moveStagedSql,
+};
 
 /** SQLSTATEs handled here. */
 const UNIQUE_VIOLATION = '23505';
@@ -58,38 +93,40 @@ function sqlState(error: unknown): unknown {
   return (error as { code?: unknown }).code;
 }
 
-async function indexesOf(db: Sql): Promise<IndexDef[]> {
+async function indexesOf(db: Sql, target: string): Promise<IndexDef[]> {
   const { rows } = await db.query<{ name: string; def: string; contype: string | null; unique: boolean }>(
     `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def, c.contype, x.indisunique AS unique
      FROM pg_index x
      JOIN pg_class i ON i.oid = x.indexrelid
      LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid
-     WHERE x.indrelid = 'contacts'::regclass
+     WHERE x.indrelid = $1::regclass
      ORDER BY x.indisunique DESC, i.relname`,
+    [target],
   );
   return rows.map(({ name, def, contype, unique }) => {
     if (contype !== null && contype !== 'p' && contype !== 'u') {
-      throw new Error(`contacts index ${name} backs a constraint of type ${contype}`);
+      throw new Error(`${target} index ${name} backs a constraint of type ${contype}`);
     }
-    if (!INDEX_DEF.test(def)) throw new Error(`contacts index ${name}: unexpected definition ${def}`);
+    if (!INDEX_DEF.test(def)) throw new Error(`${target} index ${name}: unexpected definition ${def}`);
     return { name, def, constraint: contype, unique };
   });
 }
 
 /**
- * Whether contacts is empty and shaped for the bulk load's swap: nothing references it by
- * foreign key, no user trigger, only indexes this module can rebuild. An import that
- * finds rows (or an unusual table) uses the staged writer instead.
+ * Whether the table (contacts by default) is empty and shaped for the bulk load's swap:
+ * nothing references it by foreign key, no user trigger, only indexes this module can
+ * rebuild. An import that finds rows (or an unusual table) uses its staged writer instead.
  */
-export async function bulkLoadable(db: Sql): Promise<boolean> {
+export async function bulkLoadable(db: Sql, target = 'contacts'): Promise<boolean> {
   const { rows } = await db.query<{ empty: boolean; blocked: boolean }>(
-    `SELECT NOT EXISTS (SELECT 1 FROM contacts) AS empty,
-            EXISTS (SELECT 1 FROM pg_constraint WHERE confrelid = 'contacts'::regclass)
-              OR EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = 'contacts'::regclass AND NOT tgisinternal) AS blocked`,
+    `SELECT NOT EXISTS (SELECT 1 FROM ${target}) AS empty,
+            EXISTS (SELECT 1 FROM pg_constraint WHERE confrelid = $1::regclass)
+              OR EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal) AS blocked`,
+    [target],
   );
   if (!rows[0]!.empty || rows[0]!.blocked) return false;
   try {
-    await indexesOf(db);
+    await indexesOf(db, target);
     return true;
   } catch {
     return false;
@@ -98,11 +135,11 @@ export async function bulkLoadable(db: Sql): Promise<boolean> {
 
 export interface BulkLoad extends ContactWriter {
   /**
-   * Builds the indexes, analyzes and puts the loaded rows in place of contacts (or moves
-   * them in when contacts is no longer empty). Call after flush. Reports the rows found to
+   * Builds the indexes, analyzes and puts the loaded rows in place of the table (or moves
+   * them in when it is no longer empty). Call after flush. Reports the rows found to
    * repeat earlier ones through onWritten as `{ staged: 0, inserted: -n }`. Resolves true
-   * when the load table became contacts (already analyzed), false when its rows were
-   * moved into contacts (the caller then refreshes statistics as after a staged import).
+   * when the load table became the table (already analyzed), false when its rows were
+   * moved into it (the caller then refreshes statistics as after a staged import).
    */
   finish(): Promise<boolean>;
 }
@@ -111,24 +148,39 @@ export async function createBulkLoad(
   db: Database,
   onWritten: (batch: BatchWritten) => void,
   depth = 2,
+  into: BulkTarget = CONTACTS_TARGET,
 ): Promise<BulkLoad> {
-  const table = `contacts_load_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await db.query(`CREATE TABLE ${table} (LIKE contacts INCLUDING ALL EXCLUDING INDEXES)`);
+  const target = into.table;
+  const table = `${target}_load_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await db.query(`CREATE TABLE ${table} (LIKE ${target} INCLUDING ALL EXCLUDING INDEXES)`);
+  // LIKE does not copy the columns' statistics targets (a migration sets 0 on the columns
+  // no query searches by, so that ANALYZE skips them): the load table takes them over.
+  const targets = await db.query<{ name: string; stattarget: number }>(
+    `SELECT quote_ident(attname) AS name, attstattarget AS stattarget FROM pg_attribute
+     WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attstattarget >= 0`,
+    [target],
+  );
+  if (targets.rows.length > 0) {
+    await db.query(
+      `ALTER TABLE ${table} ${targets.rows.map((c) => `ALTER COLUMN ${c.name} SET STATISTICS ${c.stattarget}`).join(', ')}`,
+    );
+  }
   const slots: Promise<void>[] = Array.from({ length: depth }, () => Promise.resolve());
   let next = 0;
   let loaded = 0;
 
   async function copy(chunks: AsyncIterable<string>): Promise<void> {
-    const written = await db.copyText(table, [...STAGE_COLUMNS], chunks);
+    const written = await db.copyText(table, [...into.columns], chunks);
     loaded += written;
     onWritten({ staged: written, inserted: written });
   }
 
-  /** Deletes every row whose row_hash an earlier row (lower id) has; returns how many. */
+  /** Deletes every row whose key another row has (the first or the last stays: into.keep); returns how many. */
   async function dropRepeats(): Promise<number> {
+    const order = into.keep === 'first' ? 'id' : 'id DESC';
     const { rowCount } = await db.query(
       `DELETE FROM ${table} WHERE id IN (
-         SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY row_hash ORDER BY id) AS n FROM ${table}) r
+         SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY ${into.key} ORDER BY ${order}) AS n FROM ${table}) r
          WHERE n > 1)`,
     );
     return rowCount;
@@ -171,28 +223,29 @@ export async function createBulkLoad(
     return (await repeats) ?? 0;
   }
 
-  /** Puts the load table in place of contacts; false when contacts must be merged into instead. */
+  /** Puts the load table in place of the target; false when the target must be merged into instead. */
   async function swap(indexes: IndexDef[], temporary: Map<IndexDef, string>): Promise<boolean> {
     try {
       return await db.transaction(async (tx) => {
         await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-        await tx.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
-        const { rows } = await tx.query<{ filled: boolean }>('SELECT EXISTS (SELECT 1 FROM contacts) AS filled');
+        await tx.query(`LOCK TABLE ${target} IN ACCESS EXCLUSIVE MODE`);
+        const { rows } = await tx.query<{ filled: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${target}) AS filled`);
         if (rows[0]!.filled) return false;
-        // A migration that changed contacts' indexes since they were read: merge instead.
-        const now = await indexesOf(tx);
+        // A migration that changed the table's indexes since they were read: merge instead.
+        const now = await indexesOf(tx, target);
         if (JSON.stringify(now) !== JSON.stringify(indexes)) return false;
-        // The id sequence (bigserial) belongs to contacts.id and would go with the table.
+        // The id sequence (bigserial) belongs to the table's id and would go with it.
         const owned = await tx.query<{ seq: string; col: string }>(
           `SELECT d.objid::regclass::text AS seq, a.attname AS col
            FROM pg_depend d
            JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
            JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
-           WHERE d.refobjid = 'contacts'::regclass AND d.deptype = 'a'`,
+           WHERE d.refobjid = $1::regclass AND d.deptype = 'a'`,
+          [target],
         );
         for (const { seq, col } of owned.rows) await tx.query(`ALTER SEQUENCE ${seq} OWNED BY ${table}.${col}`);
-        await tx.query('DROP TABLE contacts');
-        await tx.query(`ALTER TABLE ${table} RENAME TO contacts`);
+        await tx.query(`DROP TABLE ${target}`);
+        await tx.query(`ALTER TABLE ${table} RENAME TO ${target}`);
         // The indexes take the names of the ones dropped; the primary key and unique
         // constraints are made from theirs (no scan: the columns are already NOT NULL).
         for (const index of indexes) {
@@ -201,7 +254,7 @@ export async function createBulkLoad(
           await tx.query(
             index.constraint === null
               ? `ALTER INDEX ${name} RENAME TO ${index.name}`
-              : `ALTER TABLE contacts ADD CONSTRAINT ${index.name} ${kind} USING INDEX ${name}`,
+              : `ALTER TABLE ${target} ADD CONSTRAINT ${index.name} ${kind} USING INDEX ${name}`,
           );
         }
         return true;
@@ -251,14 +304,14 @@ export async function createBulkLoad(
     },
     async finish() {
       if (loaded === 0) return false;
-      const indexes = await indexesOf(db);
+      const indexes = await indexesOf(db, target);
       const temporary = new Map(indexes.map((index, i) => [index, `${table}_${i}`]));
       const repeats = await buildIndexes(indexes, temporary);
       if (repeats > 0) onWritten({ staged: 0, inserted: -repeats });
       await db.query(`ANALYZE ${table}`);
       if (await swap(indexes, temporary)) return true;
-      // contacts has rows now (or could not be swapped): move the rows in, as the staged import does.
-      const { rowCount } = await db.query(moveStagedSql(table));
+      // The table has rows now (or could not be swapped): move the rows in, as the staged import does.
+      const { rowCount } = await db.query(into.moveSql(table));
       onWritten({ staged: 0, inserted: rowCount - (loaded - repeats) });
       return false;
     },

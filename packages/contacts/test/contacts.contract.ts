@@ -122,8 +122,15 @@ export function contactStoreContract(name: string, open: () => Promise<ContractH
           )
         ).rows,
         columns: (
-          await db.query<{ attname: string; collation: string | null; notnull: boolean; def: string | null }>(
-            `SELECT a.attname, c.collname AS collation, a.attnotnull AS notnull, pg_get_expr(d.adbin, d.adrelid) AS def
+          await db.query<{
+            attname: string;
+            collation: string | null;
+            notnull: boolean;
+            def: string | null;
+            stattarget: number;
+          }>(
+            `SELECT a.attname, c.collname AS collation, a.attnotnull AS notnull, pg_get_expr(d.adbin, d.adrelid) AS def,
+                    a.attstattarget AS stattarget
              FROM pg_attribute a
              LEFT JOIN pg_collation c ON c.oid = a.attcollation
              LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum

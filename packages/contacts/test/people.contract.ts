@@ -262,6 +262,70 @@ export function peopleStoreContract(name: string, open: () => Promise<ContractHa
       }
     });
 
+    it('fills an empty property_records through a load table: same shape, and a parcel repeated in the file keeps its last record', async () => {
+      const shape = async () => ({
+        indexes: (
+          await db.query(
+            `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'property_records' ORDER BY indexname`,
+          )
+        ).rows,
+        constraints: (
+          await db.query(
+            `SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint
+             WHERE conrelid = 'property_records'::regclass ORDER BY conname`,
+          )
+        ).rows,
+        columns: (
+          await db.query(
+            `SELECT a.attname, a.attnotnull, a.attstattarget, pg_get_expr(d.adbin, d.adrelid) AS def
+             FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+             WHERE a.attrelid = 'property_records'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
+          )
+        ).rows,
+        sequence: (await db.query(`SELECT pg_get_serial_sequence('property_records', 'id') AS seq`)).rows,
+      });
+      const before = await shape();
+      const oid = async () => (await db.query(`SELECT 'property_records'::regclass::oid AS oid`)).rows[0];
+      const empty = await oid();
+      const roll = [
+        'apn,street_address,city,state,zip_code,owner_name',
+        '1,12 Oak Ave,Austin,TX,78701,OKAFOR MARY',
+        '2,14 Oak Ave,Austin,TX,78701,SMITH JOHN',
+        '1,12 Oak Avenue,Austin,TX,78701,NGUYEN LAN',
+        '3,16 Oak Ave,Austin,TX,78701,DOE JANE',
+      ].join('\n');
+      const { counts } = await runPropertyImport(db, roll, { batchSize: 2 });
+      expect(counts).toEqual({ read: 4, imported: 3, duplicates: 1, rejected: 0 });
+      expect(await oid()).not.toEqual(empty);
+      expect(await shape()).toEqual(before);
+      const stored = await db.query<{ apn: string; owner_name: string }>(
+        'SELECT apn, owner_name FROM property_records ORDER BY apn',
+      );
+      expect(stored.rows).toEqual([
+        { apn: '1', owner_name: 'NGUYEN LAN' },
+        { apn: '2', owner_name: 'SMITH JOHN' },
+        { apn: '3', owner_name: 'DOE JANE' },
+      ]);
+      const stats = await db.query<{ reltuples: number }>(
+        `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE oid = 'property_records'::regclass`,
+      );
+      expect(stats.rows[0]!.reltuples).toBe(3);
+      const leftovers = await db.query(
+        `SELECT relname FROM pg_class WHERE relname ~ '^property_records_(load|stage)_'`,
+      );
+      expect(leftovers.rows).toEqual([]);
+      // A store with records: the next file is upserted batch by batch, ids continuing.
+      const next = await runPropertyImport(
+        db,
+        'apn,street_address,city,state,zip_code,owner_name\n4,18 Oak Ave,Austin,TX,78701,ROE AL\n',
+      );
+      expect(next.counts).toEqual({ read: 1, imported: 1, duplicates: 0, rejected: 0 });
+      const ids = (await db.query<{ id: string }>('SELECT id FROM property_records ORDER BY id')).rows.map((r) =>
+        BigInt(r.id),
+      );
+      expect(new Set(ids).size).toBe(4);
+    });
+
     it('imports NDJSON property records and split owner columns, and refuses a file without an owner column', async () => {
       const line = {
         apn: '9',
