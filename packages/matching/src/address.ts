@@ -138,44 +138,6 @@ export function memoized<I, V>(memo: BoundedMemo<V>, value: I, normalize: (value
   return out;
 }
 
-/** A street line of only letters, digits and spaces (addressTokens' plain case). */
-const PLAIN_LINE = /^[A-Za-z0-9 ]*$/;
-
-/** A street line's parts but the house number, with the street (PREDIR NAME SUFFIX POSTDIR) joined. */
-interface StreetRest {
-  parts: StreetParts;
-  street: string;
-}
-
-/**
- * parseStreetLine for a line "NUMBER REST" that starts with a digit and holds only
- * letters, digits and spaces, through a memo of REST: a roll lists a street's parcels,
- * a people file a town's streets, so "MAIN ST" is parsed once for all its house numbers.
- * Exact: on such a line parseStreetLine's tokens are the upper-cased words, its house
- * number is the first word alone (no '-' to drop, no fraction: no '/'), and everything
- * else it returns comes from the words after it. Undefined for any other line.
- */
-function parseByRest(raw: string, rests: BoundedMemo<StreetRest>): { number: string; rest: StreetRest } | undefined {
-  const first = raw.charCodeAt(0);
-  if (first < 48 || first > 57) return undefined;
-  const space = raw.indexOf(' ');
-  if (space === -1 || !PLAIN_LINE.test(raw)) return undefined;
-  const tail = raw.slice(space + 1);
-  let rest = rests.get(tail);
-  if (rest === undefined) {
-    const parts = parseStreetLine(`1 ${tail}`);
-    rest = { parts, street: joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]) };
-    rests.set(tail, rest);
-  }
-  return {
-    number: raw
-      .slice(0, space)
-      .toUpperCase()
-      .replace(/^0+(?=\d)/, ''),
-    rest,
-  };
-}
-
 /** Distinct values each field memo of createAddressStandardizer keeps (about twice this at most). */
 export const ADDRESS_MEMO_LIMIT = 50_000;
 
@@ -192,7 +154,6 @@ export function createAddressStandardizer(
   streetLimit = limit,
 ): (input: AddressInput) => StandardAddress {
   const streets = new BoundedMemo<{ parts: StreetParts; street: string; line: string }>(streetLimit);
-  const rests = new BoundedMemo<StreetRest>(limit);
   const cities = new BoundedMemo<string>(limit);
   const states = new BoundedMemo<string | null>(limit);
   const zips = new BoundedMemo<Zip | null>(limit);
@@ -200,16 +161,8 @@ export function createAddressStandardizer(
     const raw = input.street_address ?? '';
     let parsed = streetLimit > 0 ? streets.get(raw) : undefined;
     if (parsed === undefined) {
-      const byRest = parseByRest(raw, rests);
-      let parts: StreetParts;
-      let street: string;
-      if (byRest !== undefined) {
-        parts = { ...byRest.rest.parts, number: byRest.number };
-        street = byRest.rest.street;
-      } else {
-        parts = parseStreetLine(raw);
-        street = joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]);
-      }
+      const parts = parseStreetLine(raw);
+      const street = joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]);
       parsed = { parts, street, line: joinWords([parts.number, street, parts.unitType, parts.unitNumber]) };
       if (streetLimit > 0) streets.set(raw, parsed);
     }
