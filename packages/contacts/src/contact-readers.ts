@@ -166,7 +166,17 @@ export async function* ndjsonContacts(
           emails: [],
         };
       });
-      const current = rows.reduce((best, row) => (seenAfter(row.last_seen, best.last_seen) ? row : best));
+      // The first of the rows seen last ('' and unreadable dates are the earliest; each row's
+      // end of period read once).
+      let current = rows[0]!;
+      let currentEnd = seenEndOf(current.last_seen);
+      for (let i = 1; i < rows.length; i++) {
+        const end = seenEndOf(rows[i]!.last_seen);
+        if (end > currentEnd) {
+          current = rows[i]!;
+          currentEnd = end;
+        }
+      }
       current.phones = contact.phones;
       current.emails = contact.emails;
       rows.forEach((row, i) => out.push(i === 0 ? { line, contact: row } : { line, contact: row, more: true }));
@@ -225,11 +235,6 @@ export function layoutCache<L>(resolve: (keys: string[]) => L): (keys: string[])
     recent.unshift({ keys, layout });
     return layout;
   };
-}
-
-/** Whether last_seen `a` (as written) is later than `b`; '' and unreadable dates are the earliest. */
-function seenAfter(a: string, b: string): boolean {
-  return seenEndOf(a) > seenEndOf(b);
 }
 
 /** The natural JSON shape: `phones: ["…" | {number, type, first_seen, last_seen}]`, `emails: ["…"]`. */

@@ -120,11 +120,25 @@ interface NameText {
 /** Names repeat a lot (first names especially); bounded (BoundedMemo). */
 const names = new BoundedMemo<NameText>(100_000);
 
+/** The last two names looked up: a person's rows (one per address) repeat the same two. */
+let lastFirst: { raw: string; text: NameText } = { raw: '', text: { norm: '', rawCopy: '', normCopy: '' } };
+let lastLast = lastFirst;
+
 function nameText(raw: string): NameText {
   return memoized(names, raw, (name) => {
     const norm = nameTokens(name).join(' ');
     return { norm, rawCopy: encodeCopyValue(name), normCopy: encodeCopyValue(norm) };
   });
+}
+
+function firstNameText(raw: string): NameText {
+  if (raw !== lastFirst.raw) lastFirst = { raw, text: nameText(raw) };
+  return lastFirst.text;
+}
+
+function lastNameText(raw: string): NameText {
+  if (raw !== lastLast.raw) lastLast = { raw, text: nameText(raw) };
+  return lastLast.text;
 }
 
 /** E.164 numbers already in the row being built (reused: one row at a time). */
@@ -298,17 +312,18 @@ export function toContactLine(raw: RawContact, source: RowSourceLabel): string |
     }
     emailJson = JSON.stringify(emails);
   }
-  const first = nameText(raw.first_name);
-  const last = nameText(raw.last_name);
+  const first = firstNameText(raw.first_name);
+  const last = lastNameText(raw.last_name);
   // phones is JSON of E.164 digits and fixed type names: nothing to escape for COPY.
   phones = `[${phones}]`;
   // Rows without person fields hash exactly as before the owner model, so files imported
   // then and again now are still duplicates.
-  const base = `${text.unitKey}\n${first.norm}\n${last.norm}\n${phones}\n${emailJson}`;
-  const hashed =
-    person.key !== ''
-      ? rowHash(`P\n${person.key}\n${text.unitKey}`)
-      : rowHash(person.text === NO_PERSON ? base : `${base}\n${person.text}`);
+  let hashed: string;
+  if (person.key !== '') hashed = rowHash(`P\n${person.key}\n${text.unitKey}`);
+  else {
+    const base = `${text.unitKey}\n${first.norm}\n${last.norm}\n${phones}\n${emailJson}`;
+    hashed = rowHash(person.text === NO_PERSON ? base : `${base}\n${person.text}`);
+  }
   return [
     text.keys,
     first.rawCopy,
