@@ -6,10 +6,11 @@
  * a parcel repeated in the file the last record stays). Maintaining `contacts`' five indexes
  * row by row is most of an import's PostgreSQL time (about 7.5 of 10 µs a row; packages/contacts/BENCHMARKS.md),
  * while building the same indexes once over the loaded rows costs about 2.5 µs a row. So
- * the rows are COPYed into a new table without indexes, `contacts_load_*` (created LIKE
- * contacts: same columns, defaults and id sequence), and at the end:
+ * the rows are COPYed into a new table, `contacts_load_*` (created LIKE contacts: same
+ * columns, defaults and id sequence) that has only the indexes cheap to keep up while
+ * it fills — the primary key and the hash indexes (keptUp) —, and at the end:
  *
- * 1. the indexes of `contacts` are built on it, as the catalogue defines them
+ * 1. the other indexes of `contacts` are built on it, as the catalogue defines them
  *    (pg_get_indexdef, so a later migration's index comes along), the longest builds first:
  *    rows repeated in the file fail the row_hash unique index, are deleted (the first
  *    occurrence, lowest id, stays) and reported as duplicates, and the index is built again;
@@ -57,6 +58,12 @@ export interface BulkTarget {
    * swap cannot happen; its row count is the number of rows stored (new or changed).
    */
   moveSql(loadTable: string): string;
+  /**
+   * Whether the primary key and the hash indexes are kept up during the load (keptUp)
+   * rather than built at the end: measured worth it for people (600,000 rows), not for a
+   * roll (96,563 parcels: its index builds take 0.1 s; see docs/benchmarks.md note 7).
+   */
+  keepIndexesUp: boolean;
 }
 
 /** The contact store: the first occurrence of a row_hash stays, as the staged import keeps it. */
@@ -66,6 +73,7 @@ export const CONTACTS_TARGET: BulkTarget = {
   key: 'row_hash',
   keep: 'first',
   moveSql: moveStagedSql,
+  keepIndexesUp: true,
 };
 
 /** SQLSTATEs handled here. */
@@ -113,6 +121,26 @@ async function indexesOf(db: Sql, target: string): Promise<IndexDef[]> {
     if (!INDEX_DEF.test(def)) throw new Error(`${target} index ${name}: unexpected definition ${def}`);
     return { name, def, constraint: contype, unique };
   });
+}
+
+/** The index as defined, under another name, on another table. */
+function createIndexSql(index: IndexDef, name: string, table: string): string {
+  const [, unique = '', , , using] = INDEX_DEF.exec(index.def)!;
+  return `CREATE ${unique}INDEX ${name} ON ${table} ${using}`;
+}
+
+/**
+ * Whether an index is kept up row by row during the load instead of built at the end:
+ * the primary key (ids come in order: each insert goes to the rightmost leaf) and the hash
+ * indexes (a hash build inserts row by row anyway). The COPYs run beside Node's parsing,
+ * which leaves the database's core partly idle; the builds at the end are all that
+ * PostgreSQL does then. (The unique ones other than the key must wait: a repeated row
+ * would fail its batch's COPY. The btrees are sorted once at the end, cheaper than
+ * inserting in key order row by row.) 600,000 person rows: about 1.7 s of CPU out of the
+ * end's index builds.
+ */
+function keptUp(index: IndexDef): boolean {
+  return index.constraint === 'p' || / USING hash /.test(index.def);
 }
 
 /**
@@ -171,6 +199,12 @@ export async function createBulkLoad(
   const slots: Promise<void>[] = Array.from({ length: depth }, () => Promise.resolve());
   let next = 0;
   let loaded = 0;
+  // The table's indexes, each built on the load table under a temporary name: the primary
+  // key and the hash indexes now, kept up by the COPYs (see keptUp), the others at the end.
+  const indexes = await indexesOf(db, target);
+  const temporary = new Map(indexes.map((index, i) => [index, `${table}_${i}`]));
+  const kept = into.keepIndexesUp ? indexes.filter(keptUp) : [];
+  for (const index of kept) await db.query(createIndexSql(index, temporary.get(index)!, table));
 
   async function copy(chunks: AsyncIterable<string>): Promise<void> {
     const written = await db.copyText(table, [...into.columns], chunks);
@@ -191,7 +225,6 @@ export async function createBulkLoad(
 
   /** Builds one of contacts' indexes on the load table under a temporary name. */
   async function build(index: IndexDef, temporary: string): Promise<void> {
-    const [, unique = '', , , using] = INDEX_DEF.exec(index.def)!;
     await db.transaction(async (tx) => {
       // The lanes are the parallelism (one build per core): parallel workers on top of them
       // only crowd the two cores. And a sort in 4 MB runs merged from disk took less CPU
@@ -200,7 +233,7 @@ export async function createBulkLoad(
       // bench, alternating runs; docs/benchmarks.md note 7).
       await tx.query('SET LOCAL max_parallel_maintenance_workers = 0');
       await tx.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);
-      await tx.query(`CREATE ${unique}INDEX ${temporary} ON ${table} ${using}`);
+      await tx.query(createIndexSql(index, temporary, table));
     });
   }
 
@@ -316,9 +349,10 @@ export async function createBulkLoad(
     },
     async finish() {
       if (loaded === 0) return false;
-      const indexes = await indexesOf(db, target);
-      const temporary = new Map(indexes.map((index, i) => [index, `${table}_${i}`]));
-      const repeats = await buildIndexes(indexes, temporary);
+      const repeats = await buildIndexes(
+        indexes.filter((index) => !kept.includes(index)),
+        temporary,
+      );
       if (repeats > 0) onWritten({ staged: 0, inserted: -repeats });
       await db.query(`ANALYZE ${table}`);
       if (await swap(indexes, temporary)) return true;

@@ -370,6 +370,7 @@ const PROPERTY_RECORDS_TARGET: BulkTarget = {
   key: 'record_key',
   keep: 'last',
   moveSql: upsertSql,
+  keepIndexesUp: false,
 };
 
 /** The contact import's options (the source label goes to property_records.source). */
