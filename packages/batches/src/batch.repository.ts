@@ -64,6 +64,9 @@ export const BATCH_COLUMNS = [
 /** Every row of the batch is accounted for (over BATCH_FROM). */
 export const BATCH_DONE_SQL = `b.processed + coalesce(k.processed, 0) + b.rejected >= b.total`;
 
+/** A batch's name as shown: its own, else `Batch <id>`. */
+export const batchName = (row: Pick<BatchRow, 'id' | 'name'>): string => row.name ?? `Batch ${row.id}`;
+
 export function toSummary(row: BatchRow): BatchSummary {
   const summary: BatchSummary = {
     id: String(row.id),

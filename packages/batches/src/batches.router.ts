@@ -29,6 +29,7 @@ import {
 import type { Database } from '@skiptrace/storage';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import {
+  batchName,
   cancelBatch,
   countBatches,
   findBatch,
@@ -47,7 +48,7 @@ import { columnMappings } from './mappings.ts';
 import { listRejects, rejectsCsv } from './rejects.ts';
 import { deleteBatchData } from './results.ts';
 import type { Format, ReadOptions, SourceInfo } from './sources.ts';
-import { batchName, rerunBatch } from './rerun.ts';
+import { rerunBatch } from './rerun.ts';
 import { previewUpload, submitBatch, type UploadReport } from './submit.ts';
 
 export interface BatchesRouterDeps {

@@ -7,11 +7,19 @@
  * Nothing is lost between store and broker: a chunk marked queued whose job vanished
  * (crash between commit and publish, broker restart) is published again by the sweep.
  */
-import { isOpenBatch, MESSAGES, parseMessage, type Message } from '@skiptrace/contracts';
+import { isOpenBatch, MESSAGES, parseMessage, type BatchSummary, type Message } from '@skiptrace/contracts';
 import type { MessageBus } from '@skiptrace/messaging';
 import type { Logger } from '@skiptrace/runtime';
 import { analyzeAfterLoad, type Database, type Sql } from '@skiptrace/storage';
-import { BATCH_COLUMNS, BATCH_DONE_SQL, BATCH_FROM, OPEN_SQL, toSummary, type BatchRow } from './batch.repository.ts';
+import {
+  BATCH_COLUMNS,
+  BATCH_DONE_SQL,
+  BATCH_FROM,
+  batchName,
+  OPEN_SQL,
+  toSummary,
+  type BatchRow,
+} from './batch.repository.ts';
 import { failRemainingRows, lockBatch, pendingSql } from './results.ts';
 
 export interface ChunkRef {
@@ -135,8 +143,8 @@ export async function completeIfDone(db: Database, bus: MessageBus, batchId: str
     const done = rows[0];
     if (!done) return undefined;
     const completedAt = new Date();
-    const data = toSummary({ ...done, status: 'completed', completed_at: completedAt });
-    await announceBatchEnd(bus, batchId, done.account_id, completedAt, data);
+    const summary = toSummary({ ...done, status: 'completed', completed_at: completedAt });
+    await announceBatchEnd(bus, done, completedAt, summary);
     await tx.query(`UPDATE batches SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1`, [
       batchId,
       completedAt,
@@ -183,7 +191,7 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
   const row = rows[0];
   if (!row) return false;
   const completedAt = new Date();
-  const data = toSummary({
+  const summary = toSummary({
     ...row,
     status: 'failed',
     processed: row.processed + row.pending,
@@ -191,7 +199,7 @@ export async function failBatch(db: Database, bus: MessageBus, batchId: string, 
     completed_at: completedAt,
     error: reason,
   });
-  await announceBatchEnd(bus, batchId, row.account_id, completedAt, data);
+  await announceBatchEnd(bus, row, completedAt, summary);
   return db.transaction(async (tx) => {
     const status = await lockBatch(tx, batchId);
     if (!isOpenBatch(status)) return false;
@@ -305,16 +313,22 @@ export async function sweepBatches(
   return report;
 }
 
-/** Publishes `batch.completed` (status completed or failed) before the row says so; a repeat is deduplicated by its id. */
+/**
+ * Publishes `batch.completed` (status completed or failed) before the row says so, with the
+ * list's name and tags; a repeat is deduplicated by its id.
+ */
 async function announceBatchEnd(
   bus: MessageBus,
-  batchId: string,
-  accountId: string,
+  row: BatchRow,
   completedAt: Date,
-  data: Message<'event.batch.completed'>['data'],
+  summary: BatchSummary,
 ): Promise<void> {
-  const event: Message<'event.batch.completed'> = { accountId, occurredAt: completedAt.toISOString(), data };
+  const event: Message<'event.batch.completed'> = {
+    accountId: row.account_id,
+    occurredAt: completedAt.toISOString(),
+    data: { ...summary, name: batchName(row), tags: row.tags },
+  };
   await bus.publish('event.batch.completed', parseMessage('event.batch.completed', event), {
-    messageId: `batch.completed:${batchId}`,
+    messageId: `batch.completed:${summary.id}`,
   });
 }

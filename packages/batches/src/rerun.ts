@@ -9,14 +9,13 @@
 import { isOpenBatch, type BatchRerun } from '@skiptrace/contracts';
 import { analyzeBatchInputs, copyBatchInputsOf } from '@skiptrace/core';
 import { ApiError } from '@skiptrace/runtime';
-import { findBatch, type BatchRow } from './batch.repository.ts';
+import { batchName, findBatch, type BatchRow } from './batch.repository.ts';
 import { completeIfDone, publishChunks, queueBatch } from './dispatch.ts';
 import { createReceivingBatch } from './ingest.ts';
 import type { Format } from './sources.ts';
 import type { SubmitDeps } from './submit.ts';
 
 /** The name a batch shows: its own, else "Batch <id>". */
-export const batchName = (row: Pick<BatchRow, 'id' | 'name'>): string => row.name ?? `Batch ${row.id}`;
 
 export async function rerunBatch(
   deps: SubmitDeps,

@@ -71,7 +71,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
 
     it('CSV with vendor headers: accepts, rejects with reasons, traces, exports in input order', async () => {
       completed = [];
-      const res = await upload(sampleCsv(30), 'text/csv');
+      const res = await upload(sampleCsv(30), 'text/csv', 'acct-1', `${V1}?name=Absentee%20owners&tags=tired,TX`);
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({
         status: expect.stringMatching(/^(queued|running|completed)$/),
@@ -87,7 +87,7 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       await waitUntil(() => completed.length === 1, { message: 'batch.completed event' });
       expect(completed[0]).toMatchObject({
         accountId: 'acct-1',
-        data: { id: res.body.id, status: 'completed', matched: 27 },
+        data: { id: res.body.id, status: 'completed', matched: 27, name: 'Absentee owners', tags: ['tired', 'TX'] },
       });
 
       const csv = await request(app).get(`${V1}/${res.body.id}/results`).set('Accept', 'text/csv');

@@ -45,6 +45,12 @@ export const BatchSummary = z
   .meta({ id: 'BatchSummary' });
 export type BatchSummary = z.infer<typeof BatchSummary>;
 
+/** `batch.completed`'s data: the summary, with the list's name and tags to tell which list it was. */
+export const BatchCompleted = BatchSummary.extend({
+  name: z.string().describe("The list's name (the uploaded file's name by default)"),
+  tags: z.array(z.string()).describe('Labels of the list'),
+}).meta({ id: 'BatchCompleted' });
+
 const event = <T extends z.ZodType>(data: T) => z.object({ accountId: z.string(), occurredAt: z.string(), data });
 
 /**
@@ -97,7 +103,7 @@ export const MESSAGES = {
   'job.batch.chunk': { schema: BatchChunkJob, queue: 'skiptrace.batch-chunks', pack: false },
   'event.plant.added': eventEntry(StoredProperty, true),
   'event.skiptrace.completed': eventEntry(PropertyResponse, true),
-  'event.batch.completed': eventEntry(BatchSummary, false),
+  'event.batch.completed': eventEntry(BatchCompleted, false),
   'event.quota.warning': eventEntry(QuotaWarning, false),
 } as const satisfies MessageCatalogue;
 

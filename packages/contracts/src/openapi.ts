@@ -1,6 +1,6 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, ErrorBody, type ErrorName } from './errors.ts';
-import { BatchSummary } from './messages.ts';
+import { BatchCompleted } from './messages.ts';
 import type { Scope } from './oauth.ts';
 import { PropertyResponse, StoredProperty } from './property.ts';
 import { API_ROUTES, API_TAGS, COMMON_ERRORS, leastRoleOf, type RouteSpec } from './routes/index.ts';
@@ -130,7 +130,7 @@ function paths(routes: readonly RouteSpec[]): ZodOpenApiPathsObject {
 
 const event = (
   summary: string,
-  schema: typeof StoredProperty | typeof PropertyResponse | typeof BatchSummary | typeof QuotaWarning,
+  schema: typeof StoredProperty | typeof PropertyResponse | typeof BatchCompleted | typeof QuotaWarning,
 ) => ({
   post: {
     summary,
@@ -160,8 +160,8 @@ export function buildOpenApiDocument({ apiUrl, authUrl }: OpenApiOptions): Json 
         ),
         'skiptrace.completed': event('A skip trace finished', PropertyResponse),
         'batch.completed': event(
-          'A batch finished (status completed), or could not progress (status failed, with error)',
-          BatchSummary,
+          'A batch finished (status completed), or could not progress (status failed, with error); with its name and tags',
+          BatchCompleted,
         ),
         'quota.warning': event(
           'The account passed 80 % of a monthly quota (hits or rows): once per month and quota',
