@@ -14,7 +14,9 @@ import {
   ADDRESS_FIELDS,
   OWNER_NAME_COLUMNS,
   PROPERTY_RECORD_COLUMNS,
+  SITUS_STREET_PARTS,
   type PropertyRecordColumn,
+  type SitusStreetPart,
 } from '@skiptrace/contracts';
 import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
 import {
@@ -36,8 +38,12 @@ import type { ImportContactsOptions, ImportCounts } from './import-contacts.ts';
 import { writeOut } from './import-contacts.ts';
 import { bulkLoadable, createBulkLoad, type BulkTarget } from './contact-load.ts';
 
+/** The columns a property file may have: the canonical record columns, and the situs line split. */
+const INPUT_COLUMNS = [...PROPERTY_RECORD_COLUMNS, ...SITUS_STREET_PARTS] as const;
+type InputColumn = PropertyRecordColumn | SitusStreetPart;
+
 /** Header spellings of county rolls and list providers, folded as foldHeader folds them. */
-const PROPERTY_ALIASES: Record<PropertyRecordColumn, string[]> = {
+const PROPERTY_ALIASES: Record<InputColumn, string[]> = {
   apn: [
     'parcel',
     'parcelnumber',
@@ -102,16 +108,105 @@ const PROPERTY_ALIASES: Record<PropertyRecordColumn, string[]> = {
   mailing_zip_code: ['mailzip', 'mailingzip', 'mailzipcode', 'mailingzipcode', 'mailzip5', 'ownerzip'],
   owner_occupied: ['owneroccupied', 'owneroccupiedflag', 'ownerocc', 'homestead', 'homesteadexemption', 'occupied'],
   last_sale_date: ['saledate', 'lastsaledate', 'lastsale', 'recordingdate', 'deeddate', 'lastsalerecordingdate'],
+  street_number: [
+    'situsnum',
+    'situsno',
+    'situsnumber',
+    'situshouseno',
+    'situshousenum',
+    'situshousenumber',
+    'situsstreetnumber',
+    'situsstnum',
+    'situsstno',
+    'situsaddrnum',
+    'sitehouseno',
+    'sitenumber',
+    'siteaddrnum',
+    'housenumber',
+    'houseno',
+    'housenum',
+    'streetnumber',
+    'stnum',
+    'stno',
+    'addrnum',
+    'addressnumber',
+    'propertyhousenumber',
+  ],
+  street_direction: [
+    'situsdir',
+    'situspredir',
+    'situsdirection',
+    'situsstreetdir',
+    'situsprefixdir',
+    'sitedir',
+    'predir',
+    'predirection',
+    'prefixdirection',
+    'streetdir',
+    'streetdirection',
+    'stdir',
+    'dirprefix',
+  ],
+  street_name: [
+    'situsstreetname',
+    'situsstname',
+    'situsstrname',
+    'sitestreetname',
+    'sitestname',
+    'streetname',
+    'stname',
+    'strname',
+    'propertystreetname',
+  ],
+  street_suffix: [
+    'situssuffix',
+    'situsstreettype',
+    'situssttype',
+    'situsstsuffix',
+    'situsstreetsuffix',
+    'situstype',
+    'sitestreettype',
+    'sitesuffix',
+    'streetsuffix',
+    'streettype',
+    'sttype',
+    'stsuffix',
+    'suffixtype',
+  ],
+  street_post_direction: [
+    'situspostdir',
+    'situspostdirection',
+    'situsstreetpostdir',
+    'sitepostdir',
+    'postdir',
+    'postdirection',
+    'streetpostdir',
+    'dirsuffix',
+  ],
+  unit: [
+    'situsunit',
+    'situsunitno',
+    'situsunitnumber',
+    'situsapt',
+    'siteunit',
+    'unitnumber',
+    'unitno',
+    'unit',
+    'aptno',
+    'apt',
+    'apartment',
+    'suite',
+  ],
 };
 
-const PROPERTY_ALIAS_INDEX = new Map<string, PropertyRecordColumn>();
-for (const field of PROPERTY_RECORD_COLUMNS) PROPERTY_ALIAS_INDEX.set(foldHeader(field), field);
-for (const field of PROPERTY_RECORD_COLUMNS) {
+const PROPERTY_ALIAS_INDEX = new Map<string, InputColumn>();
+for (const field of INPUT_COLUMNS) PROPERTY_ALIAS_INDEX.set(foldHeader(field), field);
+for (const field of INPUT_COLUMNS) {
   for (const alias of PROPERTY_ALIASES[field])
     if (!PROPERTY_ALIAS_INDEX.has(alias)) PROPERTY_ALIAS_INDEX.set(alias, field);
 }
 
-export type PropertyLayout = Partial<Record<PropertyRecordColumn, number>>;
+export type PropertyLayout = Partial<Record<InputColumn, number>>;
 
 /** Which column feeds which canonical field: `map` first, then the field's own name, then aliases. */
 export function resolvePropertyColumns(headers: readonly string[], map: Record<string, string> = {}): PropertyLayout {
@@ -119,13 +214,13 @@ export function resolvePropertyColumns(headers: readonly string[], map: Record<s
   const taken = new Set<number>();
   const folded = headers.map((h) => foldHeader(h.trim()));
   for (const [canonical, header] of Object.entries(map)) {
-    if (!(PROPERTY_RECORD_COLUMNS as readonly string[]).includes(canonical)) {
+    if (!(INPUT_COLUMNS as readonly string[]).includes(canonical)) {
       throw new ImportFormatError(`--map: "${canonical}" is not a canonical property column`);
     }
     let index = headers.findIndex((h) => h.trim() === header.trim());
     if (index === -1) index = folded.indexOf(foldHeader(header));
     if (index === -1) throw new ImportFormatError(`--map ${canonical}=${header}: no column "${header}" in the header`);
-    layout[canonical as PropertyRecordColumn] = index;
+    layout[canonical as InputColumn] = index;
     taken.add(index);
   }
   folded.forEach((name, index) => {
@@ -138,7 +233,9 @@ export function resolvePropertyColumns(headers: readonly string[], map: Record<s
 
 function assertPropertyColumns(layout: PropertyLayout, headers: readonly string[]): void {
   const missing: string[] = (['street_address', 'city', 'state', 'zip_code'] as const).filter(
-    (f) => layout[f] === undefined,
+    (f) =>
+      layout[f] === undefined &&
+      !(f === 'street_address' && layout.street_number !== undefined && layout.street_name !== undefined),
   );
   if (layout.owner_name === undefined && layout.owner_1_last_name === undefined) missing.push('owner_name');
   if (missing.length > 0) {
@@ -157,7 +254,39 @@ function pick(fields: readonly string[], layout: PropertyLayout): RawProperty {
     const index = layout[field];
     out[field] = index === undefined ? '' : (fields[index] ?? '').trim();
   }
+  if (layout.street_number !== undefined) out.street_address = situsLine(fields, layout, out.street_address);
   return out;
+}
+
+/** A unit as a street line ends with it: "APT 4", "#4", "STE 200" as given, "4B" → "# 4B". */
+const UNIT_WITH_DESIGNATOR = /^(?:#|[a-z]+\.?\s)/i;
+
+/**
+ * The situs street line of a roll that splits it: house number, direction, street name,
+ * suffix, post-direction, unit, joined. A roll's one street column may hold the name alone
+ * (SITUS_STREET beside SITUS_HOUSE_NO) or the whole line: the number is put before it
+ * unless the line already starts with it. Without a number the street column is used as is.
+ */
+function situsLine(fields: readonly string[], layout: PropertyLayout, street: string): string {
+  const part = (name: SitusStreetPart): string => {
+    const index = layout[name];
+    return index === undefined ? '' : (fields[index] ?? '').trim();
+  };
+  const number = part('street_number');
+  if (number === '') return street;
+  const name = part('street_name');
+  if (name === '' && (street === number || street.toUpperCase().startsWith(`${number.toUpperCase()} `))) return street;
+  const unit = part('unit');
+  return [
+    number,
+    part('street_direction'),
+    name || street,
+    part('street_suffix'),
+    part('street_post_direction'),
+    unit === '' || UNIT_WITH_DESIGNATOR.test(unit) ? unit : `# ${unit}`,
+  ]
+    .filter((piece) => piece !== '')
+    .join(' ');
 }
 
 async function* csvProperties(

@@ -326,6 +326,44 @@ export function peopleStoreContract(name: string, open: () => Promise<ContractHa
       expect(new Set(ids).size).toBe(4);
     });
 
+    it('joins a situs split into number, direction, street, suffix and unit columns, as many rolls write it', async () => {
+      const situsOf = async () =>
+        (
+          await db.query<{ apn: string; street_address: string; address_key: string; unit_key: string }>(
+            'SELECT apn, street_address, address_key, unit_key FROM property_records ORDER BY apn',
+          )
+        ).rows;
+      const split = [
+        'PARCEL_ID,SITUS_HOUSE_NO,SITUS_DIR,SITUS_STREET_NAME,SITUS_STREET_TYPE,SITUS_UNIT,SITUS_CITY,SITUS_STATE,SITUS_ZIP,OWNER',
+        '1,120,N,Lamar,Blvd,4B,Austin,TX,78703,OKAFOR MARY A',
+        '2,7,,Oak,Ave,Apt 2,Austin,TX,78701,DOE JOHN',
+        '3,,,Oak,Ave,,Austin,TX,78701,NOBODY HOME',
+      ].join('\n');
+      const { counts, rejects } = await runPropertyImport(db, split);
+      expect(counts).toEqual({ read: 3, imported: 2, duplicates: 0, rejected: 1 });
+      expect(rejects.trim().split('\n').slice(1)).toEqual(['4,missing street_address']);
+      const lamar = await situsOf();
+      expect(lamar.map((r) => r.street_address)).toEqual(['120 N LAMAR BLVD # 4B', '7 OAK AVE APT 2']);
+      expect(lamar[0]!.unit_key).toMatch(/\|4B$/);
+
+      // One street column beside the number: a name alone gets the number, a whole line keeps its own.
+      await db.query('TRUNCATE property_records');
+      const nameOnly = [
+        'APN,SITUS_NUM,SITUS_STREET,SITUS_CITY,SITUS_STATE,SITUS_ZIP,OWNER',
+        '1,120,N LAMAR BLVD UNIT 4B,Austin,TX,78703,OKAFOR MARY A',
+        '2,7,7 OAK AVE,Austin,TX,78701,DOE JOHN',
+      ].join('\n');
+      expect((await runPropertyImport(db, nameOnly)).counts.imported).toBe(2);
+      const again = await situsOf();
+      expect(again.map((r) => r.street_address)).toEqual(['120 N LAMAR BLVD UNIT 4B', '7 OAK AVE']);
+      // The same parcel written either way is the same dwelling.
+      expect(again[0]!.address_key).toBe(lamar[0]!.address_key);
+      expect(again[0]!.unit_key).toBe(lamar[0]!.unit_key);
+      await expect(
+        runPropertyImport(db, 'SITUS_HOUSE_NO,SITUS_CITY,SITUS_STATE,SITUS_ZIP,OWNER\n1,Austin,TX,78701,X\n'),
+      ).rejects.toThrow(/no column for street_address/);
+    });
+
     it('imports NDJSON property records and split owner columns, and refuses a file without an owner column', async () => {
       const line = {
         apn: '9',

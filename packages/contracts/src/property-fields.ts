@@ -52,3 +52,18 @@ export const PROPERTY_RECORD_COLUMNS = [
   'last_sale_date',
 ] as const;
 export type PropertyRecordColumn = (typeof PROPERTY_RECORD_COLUMNS)[number];
+
+/**
+ * The situs street line split as many county rolls give it — house number, direction,
+ * street name, suffix, post-direction, unit (SITUS_HOUSE_NO, SITUS_STREET_NAME …):
+ * `skiptrace import-properties` joins them into `street_address`.
+ */
+export const SITUS_STREET_PARTS = [
+  'street_number',
+  'street_direction',
+  'street_name',
+  'street_suffix',
+  'street_post_direction',
+  'unit',
+] as const;
+export type SitusStreetPart = (typeof SITUS_STREET_PARTS)[number];
