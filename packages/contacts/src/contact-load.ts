@@ -85,8 +85,15 @@ const INSUFFICIENT_PRIVILEGE = '42501';
 /** How long the swap waits for lookups in progress to let go of contacts. */
 export const LOCK_TIMEOUT = '5s';
 
-/** maintenance_work_mem of each index build (see build). */
+/** maintenance_work_mem of each index build of a small load (see build). */
 const BUILD_MEMORY = '4MB';
+/**
+ * Loads up to this many rows build their indexes in BUILD_MEMORY without parallel workers
+ * (measured at 600,000 rows); larger ones keep the server's own settings: a 4 MB sort of
+ * tens of millions of keys needs extra merge passes, and a server with more cores than
+ * lanes builds one index with several workers.
+ */
+const SMALL_BUILD_ROWS = 2_000_000;
 
 /** An index of contacts as the catalogue defines it. */
 interface IndexDef {
@@ -231,8 +238,10 @@ export async function createBulkLoad(
       // than one 50 MB in-memory sort: 600,000 person rows' (state, city, house number) btree
       // 0.87 against 1.15 s alone; the whole index phase about 0.3 s shorter (owner-import
       // bench, alternating runs; docs/benchmarks.md note 7).
-      await tx.query('SET LOCAL max_parallel_maintenance_workers = 0');
-      await tx.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);
+      if (loaded <= SMALL_BUILD_ROWS) {
+        await tx.query('SET LOCAL max_parallel_maintenance_workers = 0');
+        await tx.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);
+      }
       await tx.query(createIndexSql(index, temporary, table));
     });
   }
