@@ -14,6 +14,7 @@ import {
 } from '@skiptrace/contacts';
 import {
   blockingKeys,
+  BoundedMemo,
   buildMatchQuery,
   rankCandidates,
   scoreCandidate,
@@ -41,6 +42,15 @@ import type { TraceEngine, TraceOutcome } from './trace-engine.ts';
 
 /** Most people returned for one property by default (see ContactTraceEngineOptions.maxPeople). */
 export const DEFAULT_MAX_PEOPLE = 10;
+
+/** Distinct owner texts (a caller's name, a record's owner columns) an engine remembers parsed (about twice this at most). */
+const OWNER_MEMO_LIMIT = 20_000;
+
+/** Owners as parsed, and the people sought for them. */
+interface ParsedOwners {
+  owners: ReturnType<typeof ownersOfRecord>;
+  sought: Sought[];
+}
 
 export interface ContactTraceEngineOptions {
   /**
@@ -252,6 +262,27 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
   const maxPeople = options.maxPeople ?? DEFAULT_MAX_PEOPLE;
   if (!Number.isInteger(maxPeople) || maxPeople < 1) throw new RangeError(`maxPeople must be a positive integer`);
   const limits = options.candidateLimits ?? CANDIDATE_LIMITS;
+  // Owners parsed once per distinct owner text, the caller's name (no record at the address)
+  // or a record's owner columns, with the people sought for them: a list repeats its common
+  // names, a roll its landlords and common names, and parsing costs 5–10 µs a name (a record's
+  // owners were most of what it cost the trace). The parser is pure and the owners are only
+  // read, so a remembered list serves every query with the same owner text.
+  const parsedOwners = new BoundedMemo<ParsedOwners>(OWNER_MEMO_LIMIT);
+  const remembered = (key: string, parse: () => ParsedOwners['owners']): ParsedOwners => {
+    let found = parsedOwners.get(key);
+    if (found === undefined) {
+      const owners = parse();
+      parsedOwners.set(key, (found = { owners, sought: soughtOf(owners) }));
+    }
+    return found;
+  };
+  const namedOwners = (p: Property) =>
+    remembered(`n\u001f${p.first_name ?? ''}\u001f${p.last_name ?? ''}`, () => ownersNamedBy(p));
+  const recordOwners = (r: PropertyRecordRow) =>
+    remembered(
+      `r\u001f${r.name_order}\u001f${r.owner_name}\u001f${r.owner_name_2}\u001f${r.owner_1_first_name}\u001f${r.owner_1_last_name}\u001f${r.owner_2_first_name}\u001f${r.owner_2_last_name}`,
+      () => ownersOfRecord(r),
+    );
   async function traceMany(properties: Property[]): Promise<TraceOutcome[]> {
     const queries = properties.map((p) => buildMatchQuery(p));
     const keys = queries.map((q) => blockingKeys(q.address));
@@ -284,21 +315,15 @@ export function createContactTraceEngine(db: Sql, options: ContactTraceEngineOpt
       });
     }
 
-    // A record's owners are parsed once per batch of queries however many of them it serves
-    // (the people of one household, the units of one building): parsing is most of what a
-    // record costs the trace (about 10 µs).
-    const parsed = new Map<PropertyRecordRow, ReturnType<typeof ownersOfRecord>>();
-    const ownersOf = (rec: PropertyRecordRow) => {
-      let list = parsed.get(rec);
-      if (list === undefined) parsed.set(rec, (list = ownersOfRecord(rec)));
-      return list;
-    };
-    const owners = properties.map((p, i) => (record[i] ? ownersOf(record[i]!) : ownersNamedBy(p)));
-    const soughtFor = new Map<(typeof owners)[number], Sought[]>();
-    const sought = owners.map((list) => {
-      let found = soughtFor.get(list);
-      if (found === undefined) soughtFor.set(list, (found = soughtOf(list)));
-      return found;
+    // The owners each query looks for: its record's, else the caller's name (parsed once per
+    // distinct owner text, see recordOwners and namedOwners).
+    const owners: ParsedOwners['owners'][] = [];
+    const sought: Sought[][] = [];
+    properties.forEach((p, i) => {
+      const rec = record[i];
+      const parsed = rec === undefined ? namedOwners(p) : recordOwners(rec);
+      owners.push(parsed.owners);
+      sought.push(parsed.sought);
     });
     const mailing = properties.map((p, i) => p.mailing_address ?? (record[i] ? recordMailing(record[i]!) : undefined));
     // Mailing addresses to read: the caller's and the record's (they may differ), not the property itself.

@@ -234,6 +234,18 @@ describe('owner trace (PGlite)', () => {
     const alone = await Promise.all(queries.map((q) => engine.trace(q)));
     expect(together).toEqual(alone);
     expect(together[1]!.owners_of_record).toEqual(together[4]!.owners_of_record);
+    // The engine remembers owners parsed (a record's, a caller's name) across batches: a fresh
+    // engine, which has parsed nothing yet, answers every query alike.
+    const fresh = await Promise.all(queries.map((q) => createContactTraceEngine(db).trace(q)));
+    expect(fresh).toEqual(together);
+    const named = {
+      street_address: '99 Nowhere Ln',
+      ...TX,
+      zip_code: '78701',
+      first_name: 'Omar',
+      last_name: 'Haddad',
+    };
+    expect(await engine.trace(named)).toEqual(await createContactTraceEngine(db).trace(named));
   });
 
   it("flags the suppressed numbers of every address of a person, read with their rows or held from the property's", async () => {
