@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSystem, type System } from '@skiptrace/standalone';
-import { clientCredentialsToken, demoClient, waitUntil } from '@skiptrace/testing';
+import { clientCredentialsToken, demoClient, stopChild, waitUntil } from '@skiptrace/testing';
 
 const PROMETHEUS_PORT = 18890;
 const TOKEN = 'prometheus-scrape-token-0123456789';
@@ -57,10 +57,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (prometheus && prometheus.exitCode === null) {
-    prometheus.kill('SIGTERM');
-    await new Promise((resolve) => prometheus!.once('exit', resolve));
-  }
+  if (prometheus) await stopChild(prometheus);
   await system?.stop('test done');
   if (dir) await rm(dir, { recursive: true, force: true });
 });

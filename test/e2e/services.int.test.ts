@@ -11,6 +11,7 @@ import {
   createTestVhost,
   randomPrefix,
   deleteByPrefix,
+  stopChild,
   testUrls,
   waitUntil,
   type TestDatabase,
@@ -119,8 +120,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const child of procs.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all([...procs.values()].map(exited));
+  await Promise.all([...procs.values()].map((child) => stopChild(child, 'SIGKILL')));
   receiver?.closeAllConnections();
   receiver?.close();
   await vhost?.drop();

@@ -31,6 +31,7 @@ import {
   deleteByPrefix,
   freePort,
   randomPrefix,
+  stopChild,
   testUrls,
 } from '@skiptrace/testing';
 
@@ -241,8 +242,7 @@ try {
   };
   figures.offLoopback = loopbackViolations().length;
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  await stopChild(server);
   await rm(dataDir, { recursive: true, force: true });
   await db.drop();
   await vhost.drop();
