@@ -49,8 +49,8 @@ const COLUMN_LIST = STAGE_COLUMNS.join(', ');
 /** Column types of a staging table (COPY text is read by them, INSERT … SELECT needs no cast). */
 export const STAGE_TYPES: Record<(typeof STAGE_COLUMNS)[number], string> = {
   ...(Object.fromEntries(STAGE_COLUMNS.map((c) => [c, 'text'])) as Record<(typeof STAGE_COLUMNS)[number], string>),
-  phones: 'jsonb',
-  emails: 'jsonb',
+  phones: 'json',
+  emails: 'json',
   birth_year: 'smallint',
   deceased: 'boolean',
 };
@@ -69,12 +69,14 @@ const UPDATED = STAGE_COLUMNS.filter(
  * each other's uncommitted row in the same order and cannot deadlock.
  */
 export function moveStagedSql(table: string): string {
-  const changed = UPDATED.map((c) => `contacts.${c}`).join(', ');
-  const incoming = UPDATED.map((c) => `EXCLUDED.${c}`).join(', ');
+  // json has no equality operator: phones and e-mails are compared as text (the import
+  // writes them in one form, so equal values are equal texts).
+  const compared = (side: string) =>
+    UPDATED.map((c) => (STAGE_TYPES[c] === 'json' ? `${side}.${c}::text` : `${side}.${c}`)).join(', ');
   return `INSERT INTO contacts (${COLUMN_LIST})
     SELECT DISTINCT ON (row_hash) ${COLUMN_LIST} FROM ${table} ORDER BY row_hash
-    ON CONFLICT (row_hash) DO UPDATE SET (${UPDATED.join(', ')}, imported_at) = (${incoming}, now())
-    WHERE contacts.person_key <> '' AND (${changed}) IS DISTINCT FROM (${incoming})`;
+    ON CONFLICT (row_hash) DO UPDATE SET (${UPDATED.join(', ')}, imported_at) = (${UPDATED.map((c) => `EXCLUDED.${c}`).join(', ')}, now())
+    WHERE contacts.person_key <> '' AND (${compared('contacts')}) IS DISTINCT FROM (${compared('EXCLUDED')})`;
 }
 
 /** SQLSTATE of a unique constraint violation. */

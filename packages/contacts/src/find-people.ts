@@ -71,8 +71,8 @@ export interface PersonRow {
 
 // The rows the caller already holds (a candidate's row at the queried address, read with its
 // phones and e-mails by findCandidates) are not read again: a person's row at the address is
-// a third of their rows in a world of three addresses each, and its phones' jsonb output and
-// parse were most of what reading it cost. `id = ANY` of a bound array is hashed (PG 14+).
+// a third of their rows in a world of three addresses each, and its phones' output (jsonb then,
+// json since migration 111) and parse were most of what reading it cost. `id = ANY` of a bound array is hashed (PG 14+).
 const PERSON_ROWS = `SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen,
        last_seen, phones, emails, deceased
   FROM contacts WHERE person_key = ANY($1::text[]) AND person_key <> '' AND NOT (id = ANY($2::int8[]))`;
@@ -81,7 +81,7 @@ const PERSON_ROWS = `SELECT id, person_key, address_key, unit_key, street_addres
 // litigator list: the numbers of the rows read here and those the caller holds ($3). The
 // suppression rows come after the person rows with a null id (`kind`, `number`). The numbers
 // are not made distinct (UNION ALL): `= ANY` does not mind repeats, and a HashAggregate over
-// jsonb_array_elements' estimate of 100 elements a row tripled the plan's cost — PostgreSQL's
+// json_array_elements' estimate of 100 elements a row tripled the plan's cost — PostgreSQL's
 // JIT compiles a plan over 100,000 (jit_above_cost), some 6,000 rows a chunk now, 2,000 with it.
 const PEOPLE_SQL = `
 WITH r AS MATERIALIZED (${PERSON_ROWS})
@@ -92,7 +92,7 @@ UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, s.kind, s.number
   FROM suppression s
  WHERE s.kind IN ('dnc', 'litigator')
-   AND s.number = ANY (ARRAY(SELECT p ->> 'number' FROM r, jsonb_array_elements(r.phones) AS p
+   AND s.number = ANY (ARRAY(SELECT p ->> 'number' FROM r, json_array_elements(r.phones) AS p
                              UNION ALL SELECT unnest($3::text[])))`;
 
 /** Most rows read for one person (addresses on file); a person with more keeps the newest by id. */
