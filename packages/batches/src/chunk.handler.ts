@@ -130,7 +130,8 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // cost Node an escaping pass over every document (pg's array literal), about 4 % of the chunk
 // worker's CPU; one JSON array cost PostgreSQL two passes of its JSON lexer over it (the
 // parameter's json_in, then json_array_elements), a tenth of its CPU in the trace stage with
-// the owner model's 2.3 kB documents. Split, each document is lexed once, by its cast to json.
+// the owner model's 2.3 kB documents. Split, each is stored as the text it is (migration 112:
+// a json column lexed every document again, to check what JSON.stringify guarantees).
 // Only rows whose batch input still exists are stored (one erased meanwhile is not), each
 // once; the chunk's counters grow by what was inserted, in the same statement, and so does the usage of the batch's account and client (@skiptrace/usage): $12 the phones
 // of each row's result as Node counted them, -1 for a reused result passed through as text
@@ -141,8 +142,8 @@ export const STORE_OUTCOMES = `
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total,
                              owner_facts)
-  SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results::json,
-         u.people_total, u.owner_facts::json
+  SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results,
+         u.people_total, u.owner_facts
     FROM ROWS FROM (unnest($5::int[]), unnest($6::text[]), unnest($7::bool[]), unnest($8::text[]),
                     ${jsonDocumentsSql('$9')}, unnest($10::int[]), ${jsonDocumentsSql('$11')})
       AS u(row_number, status, reused, error, results, people_total, owner_facts)

@@ -78,9 +78,9 @@ const OUTCOME_COLUMNS = `coalesce(r.status, p.status) AS status,
   CASE WHEN r.status IS NULL THEN p.owner_facts::text ELSE r.owner_facts::text END AS owner_facts`;
 const epochMs = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)::float8`;
 const TRACED_COLUMNS = {
-  csv: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results::json)::text AS results, p.input::text AS input`,
+  csv: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results::text) AS results, p.input::text AS input`,
   ndjson: `p.row_number, p.id, ${OUTCOME_COLUMNS},
-           coalesce(r.results, p.results::json)::text AS results, p.street_address, p.city, p.state, p.zip_code,
+           coalesce(r.results, p.results::text) AS results, p.street_address, p.city, p.state, p.zip_code,
            p.first_name, p.last_name, p.mailing_address, p.apn, ${epochMs('p.created_at')} AS created_at,
            ${epochMs('coalesce(r.completed_at, p.completed_at)')} AS completed_at`,
 } as const;
