@@ -92,7 +92,7 @@ export async function searchProperties(
   if (from) where.push(`s.created_at >= ${param(from)}::timestamptz`);
   if (to) where.push(`s.created_at < ${param(to)}::timestamptz`);
   const needsOutcome = filters.status !== undefined || filters.phone !== undefined || filters.name !== undefined;
-  const results = `CASE WHEN o.status IS NOT NULL THEN o.results ELSE s.results END`;
+  const results = `CASE WHEN o.status IS NOT NULL THEN o.results ELSE s.results::jsonb END`;
   if (filters.status) where.push(`coalesce(o.status, s.status) = ${param(filters.status)}`);
   if (filters.phone) {
     const e164 = phoneFilterOf(filters.phone);

@@ -2,7 +2,7 @@
  * Many JSON documents as one text parameter: joined by the record separator (U+001E), which
  * JSON text never holds unescaped; a null as an empty document. In SQL,
  * `unnest(string_to_array($n::text, chr(30), ''))` gives them back one per row (NULL for an
- * empty one), each lexed once by its cast to json or jsonb. The alternatives cost more: a
+ * empty one), as text (stored as it is in a text column, lexed once by a cast to json or jsonb). The alternatives cost more: a
  * text[] of documents makes the driver escape every document again for the array literal,
  * and one JSON array makes PostgreSQL lex it twice (the parameter's input, then the split).
  */
