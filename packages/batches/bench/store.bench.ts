@@ -19,7 +19,10 @@ import { parseArgs } from 'node:util';
 import { createPostgresDatabase, jsonDocumentsParam, type Database } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { phonesIn } from '@skiptrace/usage';
+import type { TraceResult } from '@skiptrace/contracts';
 import { LOAD_PENDING, mobileIn, STORE_OUTCOMES } from '../src/chunk.handler.ts';
+import { resultCsv } from '../src/export.ts';
+import { csvCellsParams } from '../src/results.ts';
 import { BATCH_INPUT_COLUMNS } from '@skiptrace/core';
 
 const { values } = parseArgs({
@@ -191,6 +194,17 @@ try {
       jsonDocumentsParam(n.map(() => null)),
       res.map((r) => phonesIn(r as { phones?: unknown[] }[])),
       res.map((r) => mobileIn(r as { phones?: { type?: string }[] }[])),
+      ...csvCellsParams(
+        res.map((r) =>
+          resultCsv({
+            status: r.length ? 'completed' : 'no_match',
+            error: r.length ? null : 'no owner found',
+            results: r as TraceResult[],
+            people_total: null,
+            owner_facts: null,
+          }),
+        ),
+      ),
     ];
     return {
       rows: rows.length,

@@ -9,7 +9,8 @@
  * row that has a result is not inserted again (ON CONFLICT DO NOTHING on its (batch_id,
  * row_number)), and the counters count only inserts.
  */
-import { ownerFactsOf, propertyOf, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
+import type { TraceResult } from '@skiptrace/contracts';
+import { ownerFactsOf, propertyOf, type OwnerFacts, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
 import { jsonDocumentsParam, jsonDocumentsSql, type Database } from '@skiptrace/storage';
@@ -17,7 +18,8 @@ import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import { TRACED_STATES } from './batch.repository.ts';
 import { BatchWorkerConfig } from './config.ts';
 import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
-import { lockBatch, traceKeySql } from './results.ts';
+import { resultCsv, type CsvOutcome, type ResultCsv } from './export.ts';
+import { csvCellsParams, lockBatch, traceKeySql } from './results.ts';
 
 export interface BatchChunkHandlerDeps {
   db: Database;
@@ -33,7 +35,11 @@ type Status = 'completed' | 'no_match' | 'failed';
 type PendingRow = PropertyColumns & {
   row_number: number;
 } & StoredResult<'q'> &
-  StoredResult<'r'>;
+  StoredResult<'r'> & {
+    /** The batch result's CSV cells (ResultCsv), when stored with them. */
+    r_csv_before: string | null;
+    r_csv_after: string | null;
+  };
 
 /** A reusable stored result (q: synchronous, r: batch); the results as JSON text, passed through unparsed. */
 type StoredResult<P extends string> = { [K in `${P}_status`]: 'completed' | 'no_match' | null } & {
@@ -44,29 +50,48 @@ type StoredResult<P extends string> = { [K in `${P}_status`]: 'completed' | 'no_
 function reusable(row: PendingRow): KeyOutcome | undefined {
   const useBatch = row.r_status !== null && (row.q_status === null || row.r_at! >= row.q_at!);
   if (useBatch) {
-    return {
+    const stored = {
       status: row.r_status!,
       error: row.r_error,
       results: row.r_results!,
-      peopleTotal: row.r_people_total,
       ownerFacts: row.r_owner_facts,
+    };
+    return {
+      ...stored,
+      peopleTotal: row.r_people_total,
+      csv:
+        row.r_csv_before !== null && row.r_csv_after !== null
+          ? { before: row.r_csv_before, after: row.r_csv_after }
+          : storedResultCsv(stored, row.r_people_total),
       reused: true,
       phones: -1,
       mobile: -1,
     };
   }
   if (row.q_status === null) return undefined;
+  const stored = { status: row.q_status, error: row.q_error, results: row.q_results!, ownerFacts: row.q_owner_facts };
   return {
-    status: row.q_status,
-    error: row.q_error,
-    results: row.q_results!,
+    ...stored,
     peopleTotal: row.q_people_total,
-    ownerFacts: row.q_owner_facts,
+    csv: storedResultCsv(stored, row.q_people_total),
     reused: true,
     phones: -1,
     mobile: -1,
   };
 }
+
+/** The CSV cells of a stored result (results and owner facts as JSON text), parsed for them. */
+const storedResultCsv = (
+  stored: Pick<KeyOutcome, 'status' | 'error' | 'results' | 'ownerFacts'>,
+  peopleTotal: number | null,
+): ResultCsv =>
+  resultCsv({
+    status: stored.status,
+    error: stored.error,
+    results: JSON.parse(stored.results) as TraceResult[],
+    people_total: peopleTotal,
+    owner_facts: stored.ownerFacts === null ? null : (JSON.parse(stored.ownerFacts) as OwnerFacts),
+  });
 
 /**
  * What makes two rows "the same lookup" inside a chunk: address and owner name,
@@ -99,7 +124,8 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
        q.status AS q_status, q.results AS q_results, q.error AS q_error, q.people_total AS q_people_total,
        q.owner_facts AS q_owner_facts, extract(epoch FROM q.completed_at)::float8 AS q_at,
        r.status AS r_status, r.results::text AS r_results, r.error AS r_error, r.people_total AS r_people_total,
-       r.owner_facts AS r_owner_facts, extract(epoch FROM r.completed_at)::float8 AS r_at
+       r.owner_facts AS r_owner_facts, extract(epoch FROM r.completed_at)::float8 AS r_at,
+       r.csv_before AS r_csv_before, r.csv_after AS r_csv_after
   FROM batch_inputs p
   LEFT JOIN LATERAL (
     SELECT q.status, q.results::text AS results, q.error, q.people_total, q.owner_facts::text AS owner_facts, q.completed_at
@@ -114,7 +140,8 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
      ORDER BY q.completed_at DESC LIMIT 1
   ) q ON true
   LEFT JOIN LATERAL (
-    SELECT r.status, r.results, r.error, r.people_total, r.owner_facts::text AS owner_facts, r.completed_at FROM batch_results r
+    SELECT r.status, r.results, r.error, r.people_total, r.owner_facts::text AS owner_facts, r.completed_at,
+           r.csv_before, r.csv_after FROM batch_results r
      WHERE $5::double precision > 0 AND r.account_id = p.account_id AND r.trace_key = ${traceKeySql('p')}
        AND r.status IN ('completed', 'no_match')
        AND r.completed_at > now() - make_interval(secs => $5::double precision)
@@ -137,16 +164,19 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // of each row's result as Node counted them, -1 for a reused result passed through as text
 // (counted here from the stored JSON); $13 the same for its mobile phones (the batch's phones found
 // and mobile share are the sums of its chunks' counters). The owner facts ($11) are one such
-// text too, an empty document for a row without them (NULL).
+// text too, an empty document for a row without them (NULL). $14 and $15: each row's CSV
+// cells (export.ts resultCsv: before and after its `row` cell), split the same way
+// (csvCellsParams), for the CSV export to splice.
 export const STORE_OUTCOMES = `
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total,
-                             owner_facts)
+                             owner_facts, csv_before, csv_after)
   SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, u.status, u.reused, u.error, u.results,
-         u.people_total, u.owner_facts
+         u.people_total, u.owner_facts, u.csv_before, u.csv_after
     FROM ROWS FROM (unnest($5::int[]), unnest($6::text[]), unnest($7::bool[]), unnest($8::text[]),
-                    ${jsonDocumentsSql('$9')}, unnest($10::int[]), ${jsonDocumentsSql('$11')})
-      AS u(row_number, status, reused, error, results, people_total, owner_facts)
+                    ${jsonDocumentsSql('$9')}, unnest($10::int[]), ${jsonDocumentsSql('$11')},
+                    ${jsonDocumentsSql('$14')}, ${jsonDocumentsSql('$15')})
+      AS u(row_number, status, reused, error, results, people_total, owner_facts, csv_before, csv_after)
     JOIN batch_inputs p ON p.batch_id = $2::text AND p.row_number = u.row_number AND p.row_number BETWEEN $3 AND $4
   ON CONFLICT DO NOTHING
   RETURNING row_number, status, reused, results
@@ -198,6 +228,8 @@ interface Outcomes {
   phones: number[];
   /** Of them, mobile (type 'mobile'); -1 as phones. */
   mobile: number[];
+  /** The row's CSV cells (resultCsv). */
+  csv: ResultCsv[];
 }
 
 interface KeyOutcome {
@@ -208,6 +240,8 @@ interface KeyOutcome {
   peopleTotal: number | null;
   /** JSON text of the outcome's OwnerFacts, or null. */
   ownerFacts: string | null;
+  /** Its CSV cells, rendered once per key: from the outcome traced, or the stored result's (stored, else parsed). */
+  csv: ResultCsv;
   reused: boolean;
   /** Phones in the results; -1 for a reused result (its text is not parsed here). */
   phones: number;
@@ -253,12 +287,21 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         }
         toTrace.forEach((t, i) => {
           const o = traced[i]!;
-          byKey.set(t.key, {
+          const facts = ownerFactsOf(o);
+          const outcome: CsvOutcome = {
             status: o.status,
             error: o.error ?? null,
+            results: o.results,
+            people_total: o.matched ?? null,
+            owner_facts: facts,
+          };
+          byKey.set(t.key, {
+            status: o.status,
+            error: outcome.error,
             results: JSON.stringify(o.results),
-            peopleTotal: o.matched ?? null,
-            ownerFacts: ((facts) => (facts === null ? null : JSON.stringify(facts)))(ownerFactsOf(o)),
+            peopleTotal: outcome.people_total,
+            ownerFacts: facts === null ? null : JSON.stringify(facts),
+            csv: resultCsv(outcome),
             reused: false,
             phones: phonesIn(o.results),
             mobile: mobileIn(o.results),
@@ -280,8 +323,11 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       ownerFacts: [],
       phones: [],
       mobile: [],
+      csv: [],
     };
     const seen = new Set<string>();
+    const notTraced = failed ?? 'not traced';
+    let notTracedCsv: ResultCsv | undefined;
     rows.forEach((row, i) => {
       const key = rowKeys[i]!;
       const o = byKey.get(key);
@@ -289,12 +335,20 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       if (!o) {
         out.statuses.push('failed');
         out.reused.push(false);
-        out.errors.push(failed ?? 'not traced');
+        out.errors.push(notTraced);
         out.results.push('[]');
         out.peopleTotals.push(null);
         out.ownerFacts.push(null);
         out.phones.push(0);
         out.mobile.push(0);
+        notTracedCsv ??= resultCsv({
+          status: 'failed',
+          error: notTraced,
+          results: [],
+          people_total: null,
+          owner_facts: null,
+        });
+        out.csv.push(notTracedCsv);
         return;
       }
       // Later rows with the key of an earlier row in this chunk reuse its trace.
@@ -308,6 +362,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       out.ownerFacts.push(o.ownerFacts);
       out.phones.push(o.phones);
       out.mobile.push(o.mobile);
+      out.csv.push(o.csv);
     });
     return out;
   }
@@ -364,6 +419,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         jsonDocumentsParam(outcomes.ownerFacts),
         outcomes.phones,
         outcomes.mobile,
+        ...csvCellsParams(outcomes.csv),
       ]);
       return { next: claimed, counts: stored[0] };
     });

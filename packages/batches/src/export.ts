@@ -13,22 +13,27 @@ import type { Database } from '@skiptrace/storage';
 
 export const PHONE_COLUMNS = 5;
 
-/** What the CSV export renders of a traced row. */
-interface CsvTracedRow {
-  row_number: number;
+/** A row's outcome as the CSV and XLSX exports print it (a rejected row's too: status `rejected`, its reason as error). */
+export interface CsvOutcome {
   status: string;
   error: string | null;
-  results: TraceResult[];
+  results: readonly TraceResult[];
   /** How many people matched when `results` is not all of them (truncated), else null. */
   people_total: number | null;
   /** The owners of record and the mailing address the trace used, when it had any. */
   owner_facts: OwnerFacts | null;
+}
+
+/** What the CSV export renders of a traced row. */
+interface CsvTracedRow extends CsvOutcome {
+  row_number: number;
   input: unknown[] | null;
 }
 
 /**
- * What the CSV export reads of a traced row: the results and input as JSON text, parsed a
- * row at a time while rendering. Parsed by the driver, a 5,000-row page (and the one read
+ * What the XLSX export reads of a traced row, and the CSV export of a row without stored CSV
+ * cells: the results and input as JSON text, parsed a row at a time while rendering. Parsed by
+ * the driver, a 5,000-row page (and the one read
  * ahead) was some 45 objects a row that lived through young-generation collections, each
  * copying them all again: scavenges of 8–14 ms (with --max-semi-space-size=16) in the middle
  * of the export, the event loop's longest holds (`bench/export.bench.ts`: event-loop delay
@@ -38,6 +43,18 @@ type CsvTracedText = Omit<CsvTracedRow, 'results' | 'input' | 'owner_facts'> & {
   results: string;
   input: string | null;
   owner_facts: string | null;
+};
+
+/**
+ * What the CSV export reads of a traced row: its outcome's cells as stored
+ * (batch_results.csv_before/csv_after, migration 077: rendered by resultCsv when the row was
+ * stored), then the results and owner facts are not read (null); a row stored without them
+ * (before migration 077; not traced yet) has them null and its results and owner facts as text.
+ */
+type CsvStoredText = Omit<CsvTracedText, 'results'> & {
+  results: string | null;
+  csv_before: string | null;
+  csv_after: string | null;
 };
 
 /** What the NDJSON export reads of a traced row. */
@@ -72,13 +89,20 @@ export type ExportRow<T> = { kind: 'traced'; row: T } | { kind: 'rejected'; row:
 // so the owner facts (owners of record, mailing address used), from the same row as the results.
 const OUTCOME_JOIN = `FROM batch_inputs p LEFT JOIN batch_results r
   ON r.batch_id = $4::bigint AND r.row_number = p.row_number AND r.row_number BETWEEN $2 AND $3`;
-const OUTCOME_COLUMNS = `coalesce(r.status, p.status) AS status,
+const OUTCOME_SCALARS = `coalesce(r.status, p.status) AS status,
   CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
-  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total,
-  CASE WHEN r.status IS NULL THEN p.owner_facts::text ELSE r.owner_facts::text END AS owner_facts`;
+  CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total`;
+const OWNER_FACTS = `CASE WHEN r.status IS NULL THEN p.owner_facts::text ELSE r.owner_facts::text END`;
+const OUTCOME_COLUMNS = `${OUTCOME_SCALARS}, ${OWNER_FACTS} AS owner_facts`;
+/** The row's outcome has its CSV cells stored (migration 077). */
+const CSV_STORED = `r.csv_before IS NOT NULL AND r.csv_after IS NOT NULL`;
 const epochMs = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)::float8`;
 const TRACED_COLUMNS = {
-  csv: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results::text) AS results, p.input::text AS input`,
+  // A row with its outcome's CSV cells stored reads neither its results nor its owner facts.
+  csv: `p.row_number, ${OUTCOME_SCALARS}, p.input::text AS input, r.csv_before, r.csv_after,
+        CASE WHEN ${CSV_STORED} THEN NULL ELSE coalesce(r.results, p.results::text) END AS results,
+        CASE WHEN ${CSV_STORED} THEN NULL ELSE ${OWNER_FACTS} END AS owner_facts`,
+  xlsx: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results::text) AS results, p.input::text AS input`,
   ndjson: `p.row_number, p.id, ${OUTCOME_COLUMNS},
            coalesce(r.results, p.results::text) AS results, p.street_address, p.city, p.state, p.zip_code,
            p.first_name, p.last_name, p.mailing_address, p.apn, ${epochMs('p.created_at')} AS created_at,
@@ -132,8 +156,8 @@ export async function* exportText(
 ): AsyncGenerator<string> {
   const lines =
     format === 'csv'
-      ? renderPages<CsvTracedText, string>(db, batch, TRACED_COLUMNS.csv, pageRows, (entry) =>
-          csvLine(entry.kind === 'traced' ? { kind: 'traced', row: parsedRow(entry.row) } : entry, batch.width),
+      ? renderPages<CsvStoredText, string>(db, batch, TRACED_COLUMNS.csv, pageRows, (entry) =>
+          entry.kind === 'traced' ? storedCsvLine(entry.row, batch.width) : csvLine(entry, batch.width),
         )
       : renderPages<NdjsonTracedRow, string>(db, batch, TRACED_COLUMNS.ndjson, pageRows, ndjsonLine);
   for await (const slice of lines) yield slice.join('');
@@ -145,17 +169,35 @@ export function exportXlsxRows(
   batch: { id: string; total: number; width: number },
   pageRows: number,
 ): AsyncGenerator<ReturnType<typeof xlsxCells>[]> {
-  return renderPages<CsvTracedText, ReturnType<typeof xlsxCells>>(db, batch, TRACED_COLUMNS.csv, pageRows, (entry) =>
+  return renderPages<CsvTracedText, ReturnType<typeof xlsxCells>>(db, batch, TRACED_COLUMNS.xlsx, pageRows, (entry) =>
     xlsxCells(entry.kind === 'traced' ? { kind: 'traced', row: parsedRow(entry.row) } : entry, batch.width),
   );
 }
 
 const parsedRow = (row: CsvTracedText): CsvTracedRow => ({
-  ...row,
+  row_number: row.row_number,
+  status: row.status,
+  error: row.error,
+  people_total: row.people_total,
   results: JSON.parse(row.results) as TraceResult[],
-  input: row.input === null ? null : (JSON.parse(row.input) as unknown[]),
+  input: parsedInput(row.input),
   owner_facts: row.owner_facts === null ? null : (JSON.parse(row.owner_facts) as OwnerFacts),
 });
+
+const parsedInput = (input: string | null): unknown[] | null =>
+  input === null ? null : (JSON.parse(input) as unknown[]);
+
+/**
+ * A traced row's CSV line: its outcome's cells as stored (csv_before, csv_after) spliced
+ * around its row number, or, when it has none stored, rendered from its results (resultCsv,
+ * as the writer would have).
+ */
+function storedCsvLine(row: CsvStoredText, width: number): string {
+  if (row.csv_before !== null && row.csv_after !== null) {
+    return csvLineOf(parsedInput(row.input), width, row.row_number, { before: row.csv_before, after: row.csv_after });
+  }
+  return csvLine({ kind: 'traced', row: parsedRow({ ...row, results: row.results ?? '[]' }) }, width);
+}
 
 /** Renders a batch's pages, gathered per slice of the event loop (SLICE_MS). */
 async function* renderPages<T extends { row_number: number }, R>(
@@ -247,13 +289,43 @@ export function csvHeader(columns: readonly string[]): string {
  * person's phones in order), each beside its person's name, emails, owner and resident flags
  * (`true`/`false`; blank when the result does not say), current address and deceased flag
  * (`true`, or blank); the owners of
- * record (names joined with `; `) and the mailing address used; confidence, status, error,
- * truncated, people_total.
+ * record (names joined with `; `) and the mailing address used; the row; confidence, status,
+ * error, truncated, people_total.
  * Every cell goes through the neutralising encoder (`csvCell`: text a spreadsheet would run
  * as a formula is quoted), the system's E.164 phone numbers through `csvPhoneCell`.
  */
 export function csvLine(entry: ExportRow<CsvTracedRow>, width: number): string {
-  return `${exportCells(entry, width, csvCell, csvPhoneCell).join(',')}\n`;
+  return csvLineOf(
+    entry.kind === 'traced' ? entry.row.input : entry.row.raw,
+    width,
+    entry.row.row_number,
+    resultCsv(outcomeOf(entry)),
+  );
+}
+
+/** A row's outcome as CSV text on either side of its `row` cell: what batch_results.csv_before and csv_after store. */
+export interface ResultCsv {
+  /** The phone groups, the owners of record and the mailing address used, joined with commas. */
+  before: string;
+  /** Confidence, status, error, truncated and people_total, joined with commas. */
+  after: string;
+}
+
+/**
+ * The outcome's CSV cells (csvLine), rendered once: by the writer of a batch_results row
+ * (the chunk handler, a cancel, a fail), which stores them, and by the export for a row
+ * stored without them.
+ */
+export function resultCsv(outcome: CsvOutcome): ResultCsv {
+  const { before, after } = outcomeCells(outcome, csvCell, csvPhoneCell);
+  return { before: before.join(','), after: after.join(',') };
+}
+
+/** A CSV line of the input's cells, then the outcome's (as resultCsv renders them) around the row number. */
+function csvLineOf(input: unknown, width: number, rowNumber: number, outcome: ResultCsv): string {
+  const cells = inputCells(input, width, csvCell);
+  cells.push(outcome.before, csvCell(rowNumber), outcome.after);
+  return `${cells.join(',')}\n`;
 }
 
 /** A cell as the XLSX export writes it: text, numbers and booleans as they are, empty as nothing. */
@@ -267,28 +339,45 @@ const xlsxCell = (value: unknown): string | number | boolean | null =>
         : JSON.stringify(value);
 
 /** One export row's cells for the XLSX writer (the CSV export's cells, not text-encoded: a workbook cell is never a formula). */
-export const xlsxCells = (entry: ExportRow<CsvTracedRow>, width: number) =>
-  exportCells(entry, width, xlsxCell, xlsxCell);
+export const xlsxCells = (entry: ExportRow<CsvTracedRow>, width: number) => {
+  const { before, after } = outcomeCells(outcomeOf(entry), xlsxCell, xlsxCell);
+  const cells = inputCells(entry.kind === 'traced' ? entry.row.input : entry.row.raw, width, xlsxCell);
+  cells.push(...before, xlsxCell(entry.row.row_number), ...after);
+  return cells;
+};
 
-/** The cells of one export row (see csvLine), each through `cell` (the system's phone numbers through `phone`). */
-function exportCells<C>(
-  entry: ExportRow<CsvTracedRow>,
-  width: number,
-  cell: (value: unknown) => C,
-  phone: (number: string) => C,
-): C[] {
-  const empty = cell('');
+/** What an export row prints as its outcome: a traced row's own, a rejected row's reason. */
+const outcomeOf = (entry: ExportRow<CsvTracedRow>): CsvOutcome =>
+  entry.kind === 'traced'
+    ? entry.row
+    : { status: 'rejected', error: entry.row.reason, results: [], people_total: null, owner_facts: null };
+
+/** The input row's `width` cells, each through `cell`; an unparseable line (kept as text) in the first. */
+function inputCells<C>(input: unknown, width: number, cell: (value: unknown) => C): C[] {
   const cells: C[] = [];
-  const input = entry.kind === 'traced' ? entry.row.input : entry.row.raw;
   if (Array.isArray(input)) for (let i = 0; i < width; i++) cells.push(cell(input[i]));
   else {
-    // An unparseable line (kept as text) goes into the first column.
+    const empty = cell('');
     cells.push(cell(input));
     for (let i = 1; i < width; i++) cells.push(empty);
   }
-  const results = entry.kind === 'traced' ? entry.row.results : [];
+  return cells;
+}
+
+/**
+ * The cells of an outcome (see csvLine), each through `cell` (the system's phone numbers
+ * through `phone`): those before the `row` cell and those after it. The one composition of
+ * a row's result cells: the CSV export's (stored or rendered, resultCsv) and the XLSX export's.
+ */
+function outcomeCells<C>(
+  outcome: CsvOutcome,
+  cell: (value: unknown) => C,
+  phone: (number: string) => C,
+): { before: C[]; after: C[] } {
+  const empty = cell('');
+  const before: C[] = [];
   let group = 0;
-  people: for (const person of results) {
+  people: for (const person of outcome.results) {
     if (person.phones.length === 0) continue;
     const who = [
       cell(person.first_name),
@@ -301,24 +390,22 @@ function exportCells<C>(
     ];
     for (const p of person.phones) {
       if (group === PHONE_COLUMNS) break people;
-      cells.push(phone(p.number), cell(p.type), cell(p.dnc), cell(p.litigator), ...who);
+      before.push(phone(p.number), cell(p.type), cell(p.dnc), cell(p.litigator), ...who);
       group++;
     }
   }
-  for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) cells.push(empty);
-  const facts = entry.kind === 'traced' ? entry.row.owner_facts : null;
-  cells.push(
+  for (; group < PHONE_COLUMNS; group++) for (let f = 0; f < PHONE_GROUP.length; f++) before.push(empty);
+  const facts = outcome.owner_facts;
+  before.push(
     cell(facts?.owners_of_record && ownerNames(facts.owners_of_record)),
     cell(facts?.mailing_address && addressLine(facts.mailing_address)),
-    cell(entry.row.row_number),
   );
-  if (entry.kind === 'traced') {
-    const total = entry.row.people_total;
-    cells.push(cell(results[0]?.confidence), cell(entry.row.status), cell(entry.row.error));
-    if (entry.row.status === 'pending') cells.push(empty, empty);
-    else cells.push(cell(total !== null), cell(total));
-  } else cells.push(empty, cell('rejected'), cell(entry.row.reason), empty, empty);
-  return cells;
+  const total = outcome.people_total;
+  const after = [cell(outcome.results[0]?.confidence), cell(outcome.status), cell(outcome.error)];
+  // Not traced yet, or rejected: neither truncated nor people_total.
+  if (outcome.status === 'pending' || outcome.status === 'rejected') after.push(empty, empty);
+  else after.push(cell(total !== null), cell(total));
+  return { before, after };
 }
 
 /** One PropertyResponse per traced row plus its `row`; rejected rows as {row, status: 'rejected', error, input}. */

@@ -11,7 +11,8 @@
  * erasers, cancels and fails, which lock it exclusively.
  */
 import { deleteBatchInputs } from '@skiptrace/core';
-import type { Database, Sql } from '@skiptrace/storage';
+import { jsonDocumentsParam, type Database, type Sql } from '@skiptrace/storage';
+import { resultCsv, type ResultCsv } from './export.ts';
 
 /**
  * The reuse key of a batch input or a reusable trace (alias `p`): address and owner name, case-insensitive,
@@ -48,16 +49,34 @@ export const pendingSql = (p: string, batchIdBigint: string) =>
      WHERE r.batch_id = ${batchIdBigint} AND r.row_number = ${p}.row_number) IS NULL`;
 
 /**
- * Stores `reason` as the `failed` outcome of every row of the batch still without one;
- * returns how many. The caller holds the batch row's lock (lockBatch).
+ * Rows' CSV cells (resultCsv) as the two text parameters STORE_OUTCOMES splits (csv_before,
+ * csv_after), joined like JSON documents (jsonDocumentsParam: by the record separator). A
+ * row whose cells hold that character (some text of its results) goes without them, NULL:
+ * the export renders it from its results, with the same function.
+ */
+export function csvCellsParams(cells: readonly ResultCsv[]): [string, string] {
+  const sendable = cells.map((c) => (c.before.includes('\u001e') || c.after.includes('\u001e') ? null : c));
+  return [
+    jsonDocumentsParam(sendable.map((c) => c?.before ?? null)),
+    jsonDocumentsParam(sendable.map((c) => c?.after ?? null)),
+  ];
+}
+
+/**
+ * Stores `reason` as the `failed` outcome of every row of the batch still without one
+ * (with its CSV cells, the same for every row); returns how many. The caller holds the batch
+ * row's lock (lockBatch).
  */
 export async function failRemainingRows(tx: Sql, batchId: string, reason: string, at: Date): Promise<number> {
+  const csv = resultCsv({ status: 'failed', error: reason, results: [], people_total: null, owner_facts: null });
   const { rowCount } = await tx.query(
-    `INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, error, results, completed_at)
-     SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, 'failed', $3::text, '[]', $4::timestamptz
+    `INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, error, results, completed_at,
+                                csv_before, csv_after)
+     SELECT $1::bigint, p.row_number, p.account_id, ${traceKeySql('p')}, 'failed', $3::text, '[]', $4::timestamptz,
+            $5::text, $6::text
        FROM batch_inputs p WHERE p.batch_id = $2::text AND ${pendingSql('p', '$1::bigint')}
      ON CONFLICT DO NOTHING`,
-    [batchId, batchId, reason, at],
+    [batchId, batchId, reason, at, csv.before, csv.after],
   );
   return rowCount;
 }

@@ -962,6 +962,123 @@ export function describeBatchContract(name: string, open: () => Promise<BatchSys
       expect(Number(left.rows[0]!.n)).toBe(0);
     });
 
+    it('exports the CSV cells stored with each result exactly as it renders them from the results (rows stored without them)', async () => {
+      // The test drives the chunk handler, chunks of 7 rows.
+      await worker.stop();
+      const account = 'acct-csv-cells';
+      const sync = await insertProperty(system.db, account, {
+        street_address: '77 Cells Sync Rd',
+        city: 'Austin',
+        state: 'TX',
+        zip_code: '78701',
+      });
+      await completeProperty(system.db, sync.id, {
+        status: 'completed',
+        results: [
+          {
+            first_name: '@Sy',
+            last_name: 'Nc, "Jr"',
+            confidence: 0.8,
+            reasons: [],
+            phones: [{ number: '5125550100', type: 'voip', dnc: true, litigator: true }],
+            emails: ['sy@example.com', '=x@example.com'],
+            deceased: true,
+          },
+        ],
+        matched: 4,
+        owners_of_record: OWNED_RECORD,
+      });
+      const csv =
+        'street_address,city,state,zip_code,first_name,last_name\n' +
+        '1 Owned Rd,Austin,TX,78701,Ann,Lee\n2 Owned Nomatch Rd,Austin,TX,78701,,\n3 Crowd Hall,Austin,TX,78701,,\n' +
+        '4 Nomatch Ln,Austin,TX,78701,,\n5 Bad Zip,Austin,TX,x,,\n6 Quote St,Austin,TX,78701,=cmd,"Lee, ""Jr"""\n' +
+        '77 CELLS SYNC RD,austin,tx,78701,,\n1 OWNED RD,austin,TX,78701,ann,LEE\n9 Main St,Austin,TX,78701,,\n' +
+        Array.from({ length: 8 }, (_, i) => `${10 + i} Main St,Austin,TX,78701,,\n`).join('');
+      const deliver = (handler: ReturnType<typeof createBatchChunkHandler>, batchId: string, fromRow: number) =>
+        handler({
+          topic: 'job.batch.chunk',
+          payload: { batchId, accountId: account, fromRow, toRow: fromRow + 6 },
+          messageId: `batch:${batchId}:${fromRow}`,
+          headers: {},
+          attempt: 2,
+          reply: () => {},
+        });
+      const handler = createBatchChunkHandler({ db: system.db, bus: system.bus, engine, logger: silentLogger() });
+      const failing = createBatchChunkHandler({
+        db: system.db,
+        bus: system.bus,
+        engine: { ...engine, traceMany: () => Promise.reject(new Error('contact store unreachable')) },
+        logger: silentLogger(),
+        config: { maxAttempts: 2 },
+      });
+      const exported = async (id: string) =>
+        (await request(app).get(`${V1}/${id}/results`).set('X-Test-Account', account).expect(200)).text;
+      /** The export with the cells stored, then with them removed (rendered from the results): the same bytes. */
+      const sameWithout = async (id: string, stored: number) => {
+        const { rows } = await system.db.query<{ n: number; cells: number }>(
+          `SELECT count(*)::int AS n, count(csv_before)::int AS cells FROM batch_results WHERE batch_id = $1::bigint`,
+          [id],
+        );
+        expect(rows[0]).toEqual({ n: stored, cells: stored });
+        const withCells = await exported(id);
+        await system.db.query(
+          `UPDATE batch_results SET csv_before = NULL, csv_after = NULL WHERE batch_id = $1::bigint`,
+          [id],
+        );
+        expect(await exported(id)).toBe(withCells);
+        return withCells;
+      };
+
+      // First: traced (owners, no match, truncated, duplicates in the chunk, a synchronous
+      // result reused), then a chunk failed on its last attempt, the rest cancelled.
+      const first = (await upload(csv, 'text/csv', account).expect(202)).body.id as string;
+      await deliver(handler, first, 1);
+      await deliver(failing, first, 8);
+      // Second: the same rows, answered from the first's results while their cells are
+      // stored; its last chunk left pending.
+      const second = (await upload(csv, 'text/csv', account).expect(202)).body.id as string;
+      await deliver(handler, second, 1);
+      await deliver(handler, second, 8);
+      expect((await status(second, account)).body).toMatchObject({ processed: 13, reused: 7 });
+      await request(app).delete(`${V1}/${first}`).set('X-Test-Account', account).expect(200);
+      const firstCsv = await sameWithout(first, 16);
+      const secondCsv = await sameWithout(second, 13);
+      // Third: answered from the earlier results, now without cells (rendered from their JSON).
+      const third = (await upload(csv, 'text/csv', account).expect(202)).body.id as string;
+      await deliver(handler, third, 1);
+      await deliver(handler, third, 8);
+      expect((await status(third, account)).body).toMatchObject({ processed: 13, reused: 13 });
+      expect(await sameWithout(third, 13)).toBe(secondCsv);
+
+      const rows = parseCsv(firstCsv) as string[][];
+      const at = (row: number, column: string) => rows[row]![rows[0]!.indexOf(column)];
+      expect(rows.map((r) => at(rows.indexOf(r), 'status')).slice(1)).toEqual([
+        'completed',
+        'no_match',
+        'completed',
+        'no_match',
+        'rejected',
+        'completed',
+        'completed',
+        'completed',
+        ...Array(9).fill('failed'),
+      ]);
+      expect([
+        at(1, 'owners_of_record'),
+        at(3, 'people_total'),
+        at(7, 'phone_1_last_name'),
+        at(7, 'people_total'),
+      ]).toEqual(['Ann Lee; =Bob Lee Trust', String(CROWD), 'Nc, "Jr"', '4']);
+      expect([at(14, 'error'), at(15, 'error'), at(17, 'error')]).toEqual([
+        'skip trace failed after repeated errors',
+        'batch cancelled',
+        'batch cancelled',
+      ]);
+      expect((parseCsv(secondCsv) as string[][]).slice(-3).map((r) => r.slice(-5))).toEqual(
+        Array(3).fill(['', 'pending', '', '', '']),
+      );
+    });
+
     it('a chunk that dies while storing writes nothing; two redeliveries at once store each row once; erase removes a result', async () => {
       // The worker is stopped (previous case): the test drives the chunk handler.
       const res = await upload(sampleCsv(20), 'text/csv', 'acct-crash');
