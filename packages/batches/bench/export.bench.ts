@@ -7,12 +7,16 @@
  * the route writes to its socket.
  *
  *   node packages/batches/bench/export.bench.ts [--rows 200000] [--rounds 3] [--formats csv,ndjson]
- *     [--page-rows 5000 (BATCH_PAGE_ROWS' default)] [--owners]
+ *     [--page-rows 5000 (BATCH_PAGE_ROWS' default)] [--owners] [--without-cells]
  *
  * --owners: results as the owner model writes them (ADR 0010) — the first person an owner
  * living elsewhere, the second a resident, each with a current address and a two-address
  * history, dated phones — and every traced row's owner facts (two owners of record, the
  * mailing address used).
+ * Each row's CSV cells are stored with it as the batch worker stores them (resultCsv, into
+ * csv_before/csv_after: rendered here from the rows' stored JSON, then the table rewritten);
+ * --without-cells leaves them NULL, as rows stored before migration 077: the CSV export
+ * renders those from their results.
  *
  * Prints per export: seconds, rows/s, this process's CPU µs per row, the event-loop delay
  * (perf_hooks.monitorEventLoopDelay, 1 ms resolution: how late a timer due every 1 ms ran)
@@ -26,7 +30,9 @@ import { parseArgs } from 'node:util';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
 import { BatchesConfig } from '../src/config.ts';
-import { csvHeader, exportText, writeWithBackpressure } from '../src/export.ts';
+import type { TraceResult } from '@skiptrace/contracts';
+import type { OwnerFacts } from '@skiptrace/core';
+import { csvHeader, exportText, resultCsv, writeWithBackpressure } from '../src/export.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +41,7 @@ const { values } = parseArgs({
     formats: { type: 'string', default: 'csv,ndjson' },
     'page-rows': { type: 'string' },
     owners: { type: 'boolean', default: false },
+    'without-cells': { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
@@ -125,6 +132,39 @@ try {
        FROM generate_series(1, $2::int) g`,
     [batchId, rows],
   );
+  if (!values['without-cells']) {
+    for (let from = 1; from <= rows; from += 10_000) {
+      const { rows: stored } = await db.query<{
+        row_number: number;
+        status: string;
+        error: string | null;
+        results: string;
+        people_total: number | null;
+        owner_facts: string | null;
+      }>(
+        `SELECT row_number, status, error, results::text AS results, people_total, owner_facts::text AS owner_facts
+           FROM batch_results WHERE batch_id = $1::bigint AND row_number BETWEEN $2 AND $3`,
+        [batchId, from, from + 9_999],
+      );
+      const cells = stored.map((r) =>
+        resultCsv({
+          status: r.status,
+          error: r.error,
+          results: JSON.parse(r.results) as TraceResult[],
+          people_total: r.people_total,
+          owner_facts: r.owner_facts === null ? null : (JSON.parse(r.owner_facts) as OwnerFacts),
+        }),
+      );
+      await db.query(
+        `UPDATE batch_results r SET csv_before = u.before, csv_after = u.after
+           FROM unnest($2::int[], $3::text[], $4::text[]) AS u(row_number, before, after)
+          WHERE r.batch_id = $1::bigint AND r.row_number = u.row_number`,
+        [batchId, stored.map((r) => r.row_number), cells.map((c) => c.before), cells.map((c) => c.after)],
+      );
+    }
+    // As the worker leaves it: one version of each row, written once.
+    await db.query('VACUUM FULL batch_results');
+  }
   await db.query('ANALYZE properties');
   await db.query('ANALYZE batch_results');
   const { pageRows } = BatchesConfig.parse({ pageRows: values['page-rows'] && Number(values['page-rows']) });
