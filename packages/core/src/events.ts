@@ -1,5 +1,5 @@
 import type { PropertyResponse, StoredProperty } from '@skiptrace/contracts';
-import type { MessageBus } from '@skiptrace/messaging';
+import { jsonObject, type JsonText, type MessageBus } from '@skiptrace/messaging';
 
 /*
  * The worker's events. Each message id is stable per subject (e.g. `skiptrace.completed:42`),
@@ -14,10 +14,20 @@ export function publishPlantAdded(bus: MessageBus, accountId: string, data: Stor
   );
 }
 
-export function publishTraceCompleted(bus: MessageBus, accountId: string, data: PropertyResponse): Promise<void> {
+/**
+ * `encoded`, when given, is `data` already encoded (the worker's reply): the event then
+ * carries that text, byte for byte what encoding `data` again would give.
+ */
+export function publishTraceCompleted(
+  bus: MessageBus,
+  accountId: string,
+  data: PropertyResponse,
+  encoded?: JsonText<PropertyResponse>,
+): Promise<void> {
+  const occurredAt = new Date().toISOString();
   return bus.publish(
     'event.skiptrace.completed',
-    { accountId, occurredAt: new Date().toISOString(), data },
+    encoded ? jsonObject({ accountId, occurredAt, data: encoded }) : { accountId, occurredAt, data },
     { messageId: `skiptrace.completed:${data.id}` },
   );
 }

@@ -1,5 +1,5 @@
 import type { PropertyResponse, SkipTraceJob } from '@skiptrace/contracts';
-import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
+import { jsonText, type BusDelivery, type Consumer, type MessageBus } from '@skiptrace/messaging';
 import { createBatcher, type Logger } from '@skiptrace/runtime';
 import type { Database } from '@skiptrace/storage';
 import type { z } from 'zod';
@@ -59,14 +59,16 @@ export function createTraceWorker({ db, bus, engine, logger, config }: TraceWork
   // between storing and publishing loses no event. An erased property yields nothing.
   // The waiting caller is answered as soon as the result is stored; the job is acked only
   // once both events are confirmed, so a failed publish redelivers the job, not the answer.
+  // The response is encoded once: the reply and the completed event carry the same text.
   async function trace(job: Job, delivery: JobDelivery): Promise<PropertyResponse | undefined> {
     const row = await store({ id: String(job.propertyId), outcome: await lookup(job) });
     if (!row) return undefined;
     const response = toResponse(row);
-    delivery.reply(response);
+    const encoded = jsonText(response);
+    delivery.reply(encoded);
     await Promise.all([
       publishPlantAdded(bus, row.account_id, { ...propertyOf(row), id: Number(row.id) }),
-      publishTraceCompleted(bus, row.account_id, response),
+      publishTraceCompleted(bus, row.account_id, response, encoded),
     ]);
     return response;
   }

@@ -29,6 +29,7 @@ import {
 import { Router } from 'express';
 import type { z } from 'zod';
 import type { GatewayDeps } from './gateway.types.ts';
+import { sendJobReply } from './reply.ts';
 
 /** Keyset cursors of this listing carry the kind `id`. */
 const CURSOR = 'id';
@@ -72,11 +73,11 @@ export function createSkiptraceRouter(deps: GatewayDeps): Router {
       requestedAt: new Date().toISOString(),
     };
     try {
-      const reply = await bus.request('job.skiptrace', job, {
+      const reply = await bus.requestJson('job.skiptrace', job, {
         messageId: `trace-${row.id}`,
         timeoutMs: config.syncDeadlineMs,
       });
-      res.json(reply);
+      sendJobReply(res, reply, job.propertyId);
     } catch (err) {
       // Deadline passed, or the broker dropped mid-request: the row is stored and the
       // recovery sweep republishes it if the job never reached the broker. Poll by id.

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { MessageCatalogue } from '@skiptrace/contracts';
 import { describeIssues } from '@skiptrace/runtime';
 import type { BusTransport, Consumer, DeadLetter, PublishOptions } from './bus.port.ts';
+import type { JsonText } from './json-text.ts';
 
 type Name<C extends MessageCatalogue> = keyof C & string;
 type PayloadOf<C extends MessageCatalogue, N extends Name<C>> = z.infer<C[N]['schema']>;
@@ -40,8 +41,8 @@ interface CatalogueDelivery<C extends MessageCatalogue, N extends Name<C>> {
   headers: Record<string, string>;
   /** 1 on the first delivery, counts up on each redelivery. */
   attempt: number;
-  /** Answers a request() now, before the handler settles (see Delivery.reply). */
-  reply(value: ReplyOf<C, N>): void;
+  /** Answers a request() now, before the handler settles (see Delivery.reply); a JsonText goes as it is. */
+  reply(value: ReplyOf<C, N> | JsonText<ReplyOf<C, N>>): void;
 }
 
 /** A delivery of any of the messages bound to queue Q, told apart by `topic`. */
@@ -67,14 +68,31 @@ interface QueueConsumeOptions {
 
 export interface CatalogueBus<C extends MessageCatalogue> {
   readonly kind: BusTransport['kind'];
-  /** Resolves once the broker has durably accepted the message (publisher confirm). */
-  publish<N extends Name<C>>(name: N, payload: PayloadOf<C, N>, options?: SendOptions): Promise<void>;
+  /**
+   * Resolves once the broker has durably accepted the message (publisher confirm). A payload
+   * already encoded (JsonText, e.g. from jsonObject) is sent as it is.
+   */
+  publish<N extends Name<C>>(
+    name: N,
+    payload: PayloadOf<C, N> | JsonText<PayloadOf<C, N>>,
+    options?: SendOptions,
+  ): Promise<void>;
   /** Publishes and waits for the consumer's reply; rejects with RequestTimeoutError after timeoutMs. */
   request<N extends RequestName<C>>(
     name: N,
     payload: PayloadOf<C, N>,
     options: SendOptions & { timeoutMs: number },
   ): Promise<ReplyOf<C, N>>;
+  /**
+   * request(), resolving to the reply's JSON text (UTF-8) as it arrived, undecoded and
+   * unvalidated (replies are typed, not validated: see catalogueBus): for a caller that
+   * passes the reply on as it is.
+   */
+  requestJson<N extends RequestName<C>>(
+    name: N,
+    payload: PayloadOf<C, N>,
+    options: SendOptions & { timeoutMs: number },
+  ): Promise<Buffer>;
   /** Consumes the queue, bound to every message the catalogue sends to it. */
   consume<Q extends QueueOf<C>>(queue: Q, options: QueueConsumeOptions, handler: QueueHandler<C, Q>): Promise<Consumer>;
   /** Reads (and removes) dead letters of a queue; their payloads are as received, unvalidated. */
@@ -112,6 +130,8 @@ export function catalogueBus<C extends MessageCatalogue>(catalogue: C, transport
     publish: (name, payload, options) => transport.publish(name, payload, packed(name, options)),
     request: async (name, payload, options) =>
       (await transport.request(name, payload, { ...packed(name, options), timeoutMs: options.timeoutMs })) as never,
+    requestJson: (name, payload, options) =>
+      transport.requestJson(name, payload, { ...packed(name, options), timeoutMs: options.timeoutMs }),
     consume(queue, options, handler) {
       return transport.consume({ queue, topics: topicsOf(queue), ...options }, async (delivery) => {
         const entry = catalogue[delivery.topic];

@@ -11,8 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BusUnavailableError, RequestTimeoutError } from './bus.port.ts';
-import type { Consumer, BusTransport, PublishOptions } from './bus.port.ts';
+import type { Consumer, BusTransport, PublishOptions, RequestOptions } from './bus.port.ts';
 import { resolveConsumeOptions } from './consume-options.ts';
+import { encodeJson, parseReply } from './json-text.ts';
 import { createMemoryQueue, topicMatches } from './memory-queue.ts';
 import type { MemoryQueue, StoredMessage } from './memory-queue.ts';
 
@@ -27,7 +28,7 @@ export function createMemoryBus(): BusTransport {
   }
 
   function toMessage(topic: string, payload: unknown, options?: PublishOptions): StoredMessage {
-    const body = JSON.stringify(payload ?? null);
+    const body = encodeJson(payload);
     const messageId = options?.messageId ?? randomUUID();
     return { topic, body, messageId, headers: { ...options?.headers }, attempt: 1 };
   }
@@ -41,6 +42,26 @@ export function createMemoryBus(): BusTransport {
     }
   }
 
+  // The reply's JSON text, as the consumer encoded it.
+  function replyOf(topic: string, payload: unknown, options: RequestOptions): Promise<string> {
+    assertOpen();
+    const id = randomUUID();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new RequestTimeoutError(`no reply to ${topic} within ${options.timeoutMs} ms`));
+      }, options.timeoutMs);
+      pending.set(id, { reject, timer });
+      // The first reply wins; later ones (fan-out, or after the timeout) are dropped.
+      const onReply = (body: string): void => {
+        if (!pending.delete(id)) return;
+        clearTimeout(timer);
+        resolve(body);
+      };
+      route({ ...toMessage(topic, payload, options), onReply });
+    });
+  }
+
   return {
     kind: 'memory',
 
@@ -50,22 +71,11 @@ export function createMemoryBus(): BusTransport {
     },
 
     async request(topic, payload, options) {
-      assertOpen();
-      const id = randomUUID();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new RequestTimeoutError(`no reply to ${topic} within ${options.timeoutMs} ms`));
-        }, options.timeoutMs);
-        pending.set(id, { reject, timer });
-        // The first reply wins; later ones (fan-out, or after the timeout) are dropped.
-        const onReply = (body: string): void => {
-          if (!pending.delete(id)) return;
-          clearTimeout(timer);
-          resolve(JSON.parse(body));
-        };
-        route({ ...toMessage(topic, payload, options), onReply });
-      });
+      return parseReply(await replyOf(topic, payload, options));
+    },
+
+    async requestJson(topic, payload, options) {
+      return Buffer.from(await replyOf(topic, payload, options));
     },
 
     async consume(options, handler) {

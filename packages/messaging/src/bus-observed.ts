@@ -26,19 +26,21 @@ export function observeBus(bus: BusTransport): BusTransport {
     kind: SpanKind.PRODUCER,
     attributes: { 'messaging.system': system, 'messaging.destination.name': topic, 'messaging.operation.type': 'send' },
   });
+  /** A request sent in a producer span; counted as published once it is on its way. */
+  const sent = <T>(topic: string, send: () => Promise<T>): Promise<T> =>
+    withSpan(`send ${topic}`, producer(topic), async () => {
+      const pending = send();
+      recordBusMessage('published', topic);
+      return pending;
+    });
   return {
     kind: bus.kind,
     async publish(topic, payload, options) {
       await withSpan(`send ${topic}`, producer(topic), () => bus.publish(topic, payload, traced(options)));
       recordBusMessage('published', topic);
     },
-    async request(topic, payload, options) {
-      return withSpan(`send ${topic}`, producer(topic), async () => {
-        const pending = bus.request(topic, payload, traced(options));
-        recordBusMessage('published', topic);
-        return pending;
-      });
-    },
+    request: (topic, payload, options) => sent(topic, () => bus.request(topic, payload, traced(options))),
+    requestJson: (topic, payload, options) => sent(topic, () => bus.requestJson(topic, payload, traced(options))),
     async consume(options, handler) {
       const { queue, maxAttempts } = resolveConsumeOptions(options);
       const consumer = await bus.consume(options, (delivery) =>

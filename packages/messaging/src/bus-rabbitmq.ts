@@ -11,6 +11,7 @@ import { silentLogger } from './bus-logger.ts';
 import type { BusLogger } from './bus-logger.ts';
 import { resolveConsumeOptions } from './consume-options.ts';
 import { decodeDeadLetters, dlqName, encode, encodeBody, publishProperties } from './rabbitmq-codec.ts';
+import { parseReply } from './json-text.ts';
 import { openRabbitConnection } from './rabbitmq-connection.ts';
 import type { RabbitConnection } from './rabbitmq-connection.ts';
 import { startConsumer } from './rabbitmq-consumer.ts';
@@ -93,7 +94,12 @@ export async function createRabbitBus(options: RabbitBusOptions): Promise<Rabbit
 
     async request(topic, payload, requestOptions) {
       assertOpen();
-      return requester.request(topic, payload, requestOptions);
+      return parseReply(await requester.requestJson(topic, payload, requestOptions));
+    },
+
+    async requestJson(topic, payload, requestOptions) {
+      assertOpen();
+      return requester.requestJson(topic, payload, requestOptions);
     },
 
     async consume(consumeOptions, handler) {

@@ -82,8 +82,16 @@ export interface BusTransport {
   readonly kind: 'rabbitmq' | 'memory';
   /** Resolves once the broker has durably accepted the message (publisher confirm). */
   publish(topic: string, payload: unknown, options?: PublishOptions): Promise<void>;
-  /** Publishes and waits for the consumer's reply; rejects with RequestTimeoutError after timeoutMs. */
+  /**
+   * Publishes and waits for the consumer's reply; rejects with RequestTimeoutError after timeoutMs.
+   * Payloads and replies go as JSON; a JsonText is sent as the text it holds.
+   */
   request(topic: string, payload: unknown, options: RequestOptions): Promise<unknown>;
+  /**
+   * request(), resolving to the reply's JSON text (UTF-8) as it arrived, not decoded: for a
+   * caller that passes the reply on as it is (the gateway writes it to the HTTP response).
+   */
+  requestJson(topic: string, payload: unknown, options: RequestOptions): Promise<Buffer>;
   consume(options: ConsumeOptions, handler: Handler): Promise<Consumer>;
   /**
    * Reads (and removes) dead letters from `<queue>.dlq`; for operators and tests. Stops once

@@ -19,6 +19,7 @@ export { BusUnavailableError, RequestTimeoutError } from './bus.port.ts';
 export type { CatalogueBus } from './bus-catalogue.ts';
 export { catalogueBus, InvalidMessageError } from './bus-catalogue.ts';
 export type { BusLogger } from './bus-logger.ts';
+export { JsonText, jsonObject, jsonText } from './json-text.ts';
 export type { RabbitBus, RabbitBusOptions } from './bus-rabbitmq.ts';
 export { createMemoryBus, createRabbitBus, observeBus };
 

@@ -1,6 +1,7 @@
 import type { DeadLetter, Delivery, Handler } from './bus.port.ts';
 import { errorMessage } from './bus-logger.ts';
 import { Fifo } from './fifo.ts';
+import { encodeJson } from './json-text.ts';
 
 /** A message as the in-process bus stores it: the payload stays JSON text, as on the wire. */
 export interface StoredMessage {
@@ -91,7 +92,7 @@ export function createMemoryQueue(maxAttempts: number): MemoryQueue {
       reply(value) {
         if (replied) return;
         replied = true;
-        message.onReply?.(JSON.stringify(value ?? null));
+        message.onReply?.(encodeJson(value));
       },
     };
     try {

@@ -3,14 +3,29 @@ import { randomUUID } from 'node:crypto';
 import type { GetMessage, Message, Options } from 'amqplib';
 import type { DeadLetter, Delivery, PublishOptions } from './bus.port.ts';
 import type { ResolvedConsumeOptions } from './consume-options.ts';
+import { encodeJson } from './json-text.ts';
 
 /** Our own headers on dead letters: the handler's last error and the original routing key. */
 const REASON_HEADER = 'x-skiptrace-reason';
 const TOPIC_HEADER = 'x-skiptrace-topic';
 /** On a message taken out of a pack to be retried alone: deliveries it already had. */
 const ATTEMPTS_HEADER = 'x-skiptrace-attempts';
+/**
+ * On a replies pack: where each reply's payload lies in the body, as the JSON text of
+ * `[[correlationId, start, end], …]` (byte offsets, end exclusive), so a requester takes
+ * each reply's JSON as it is, without decoding the pack. A pack without it (sent by an
+ * older consumer) is decoded whole.
+ */
+const REPLIES_HEADER = 'x-skiptrace-replies';
 /** Headers the broker or this adapter add; not shown to handlers as message headers. */
-const RESERVED_HEADERS = new Set(['x-delivery-count', 'x-death', REASON_HEADER, TOPIC_HEADER, ATTEMPTS_HEADER]);
+const RESERVED_HEADERS = new Set([
+  'x-delivery-count',
+  'x-death',
+  REASON_HEADER,
+  TOPIC_HEADER,
+  ATTEMPTS_HEADER,
+  REPLIES_HEADER,
+]);
 
 /**
  * A pack: several messages of one topic in one AMQP message, body a JSON array of
@@ -29,7 +44,8 @@ export function encode(payload: unknown, options?: PublishOptions): Encoded {
   return { content: Buffer.from(encodeBody(payload)), properties: publishProperties(options) };
 }
 
-export const encodeBody = (payload: unknown): string => JSON.stringify(payload ?? null);
+/** A payload's JSON text (a JsonText payload is sent as it is). */
+export const encodeBody = encodeJson;
 
 export function publishProperties(options?: PublishOptions, contentType = 'application/json'): Options.Publish {
   return {
@@ -52,10 +68,29 @@ export function packEntry(body: string, properties: Options.Publish): string {
   return `{"messageId":${JSON.stringify(messageId)},"headers":${JSON.stringify(headers ?? {})}${correlation},"payload":${body}}`;
 }
 
-export const replyEntry = (correlationId: string, body: string): string =>
-  `{"correlationId":${JSON.stringify(correlationId)},"payload":${body}}`;
-
 export const packContent = (entries: string[]): Buffer => Buffer.from(`[${entries.join(',')}]`);
+
+/**
+ * A replies pack: `[{correlationId, payload}, …]` with the REPLIES_HEADER saying where each
+ * payload lies in it. `body` is each reply's payload already encoded as JSON.
+ */
+export function repliesPack(replies: { correlationId: string; body: string }[]): Encoded {
+  const spans: [string, number, number][] = [];
+  const entries: string[] = [];
+  let at = 1; // after '['
+  for (const { correlationId, body } of replies) {
+    const head = `{"correlationId":${JSON.stringify(correlationId)},"payload":`;
+    const start = at + Buffer.byteLength(head);
+    const end = start + Buffer.byteLength(body);
+    spans.push([correlationId, start, end]);
+    entries.push(`${head}${body}}`);
+    at = end + 2; // after '},'
+  }
+  return {
+    content: packContent(entries),
+    properties: { contentType: PACK_CONTENT_TYPE, headers: { [REPLIES_HEADER]: JSON.stringify(spans) } },
+  };
+}
 
 export const isPack = (message: Message): boolean => message.properties.contentType === PACK_CONTENT_TYPE;
 
@@ -103,14 +138,42 @@ export function decodePack(message: Message): Incoming[] {
   }));
 }
 
-/** A replies pack: correlationId and payload of each reply. */
-export function decodeReplies(message: Message): { correlationId: string; payload: unknown }[] {
-  const entries: unknown = JSON.parse(message.content.toString('utf8'));
+/**
+ * A replies pack: the correlationId of each reply and its payload's JSON text (UTF-8), a
+ * view into the message's body where the pack says where it lies (REPLIES_HEADER), else
+ * (a pack without it) decoded and encoded again.
+ */
+export function decodeReplies(message: Message): { correlationId: string; json: Buffer }[] {
+  const { content } = message;
+  const spans = replySpans(message.properties.headers?.[REPLIES_HEADER], content.length);
+  if (spans) return spans.map(([correlationId, start, end]) => ({ correlationId, json: content.subarray(start, end) }));
+  const entries: unknown = JSON.parse(content.toString('utf8'));
   if (!Array.isArray(entries)) throw new Error('a replies pack must be a JSON array');
   return entries.map((entry: { correlationId?: unknown; payload?: unknown }) => ({
     correlationId: String(entry?.correlationId),
-    payload: entry?.payload,
+    json: Buffer.from(encodeJson(entry?.payload)),
   }));
+}
+
+/** The REPLIES_HEADER's spans, or undefined when there is none or it does not fit a body of `size` bytes. */
+function replySpans(header: unknown, size: number): [string, number, number][] | undefined {
+  const text = Buffer.isBuffer(header) ? header.toString('utf8') : header;
+  if (typeof text !== 'string') return undefined;
+  let spans: unknown;
+  try {
+    spans = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const fits = (span: unknown): span is [string, number, number] =>
+    Array.isArray(span) &&
+    typeof span[0] === 'string' &&
+    Number.isInteger(span[1]) &&
+    Number.isInteger(span[2]) &&
+    0 < span[1] &&
+    span[1] <= span[2] &&
+    span[2] < size;
+  return Array.isArray(spans) && spans.every(fits) ? spans : undefined;
 }
 
 interface PackedMessage {

@@ -5,7 +5,7 @@
  * broker's cost per request; a group of one is sent as the plain message it always was.
  */
 import type { Channel, Options } from 'amqplib';
-import { packContent, packEntry, PACK_CONTENT_TYPE, publishProperties, replyEntry } from './rabbitmq-codec.ts';
+import { packContent, packEntry, PACK_CONTENT_TYPE, publishProperties, repliesPack } from './rabbitmq-codec.ts';
 import { createTurnGroups, type TurnGroupLimits } from './turn-groups.ts';
 
 export const DEFAULT_PACK_LIMITS: TurnGroupLimits = { maxItems: 100, maxBytes: 256 * 1024 };
@@ -83,8 +83,8 @@ export function createReplyPacker(channel: Channel, isOpen: () => boolean): Repl
           contentType: 'application/json',
         });
       } else {
-        const content = packContent(items.map((item) => replyEntry(item.correlationId, item.body)));
-        channel.publish('', replyTo, content, { contentType: PACK_CONTENT_TYPE });
+        const { content, properties } = repliesPack(items);
+        channel.publish('', replyTo, content, properties);
       }
     } catch {
       // The channel closed in this very turn: the requester is told by its own channel

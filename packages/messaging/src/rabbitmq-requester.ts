@@ -19,13 +19,14 @@ const REPLY_TO = 'amq.rabbitmq.reply-to';
 
 interface Pending {
   channel: Channel;
-  resolve: (value: unknown) => void;
+  resolve: (json: Buffer) => void;
   reject: (err: Error) => void;
   timer: NodeJS.Timeout;
 }
 
 export interface Requester {
-  request(topic: string, payload: unknown, options: RequestOptions): Promise<unknown>;
+  /** The reply's JSON text (UTF-8) as it arrived, not decoded. */
+  requestJson(topic: string, payload: unknown, options: RequestOptions): Promise<Buffer>;
   /** Fails the requests still waiting and closes the reply channel. */
   close(): Promise<void>;
 }
@@ -45,7 +46,7 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
 
   const packers = new WeakMap<Channel, Packer>();
 
-  function settle(id: unknown, outcome: () => unknown): void {
+  function settle(id: unknown, json: Buffer): void {
     const entry = typeof id === 'string' ? pending.get(id) : undefined;
     if (!entry) {
       logger.debug({ correlationId: id }, 'reply without a waiting request dropped');
@@ -53,17 +54,15 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
     }
     clearTimeout(entry.timer);
     pending.delete(id as string);
-    try {
-      entry.resolve(outcome());
-    } catch (err) {
-      entry.reject(new Error(`undecodable reply: ${errorMessage(err)}`));
-    }
+    entry.resolve(json);
   }
 
+  // A reply is handed on as the JSON text it came in (a pack's replies as views into it):
+  // a caller that only passes it on (the gateway) never decodes it.
   function onReply(message: ConsumeMessage | null): void {
     if (!message) return;
     if (!isPack(message)) {
-      settle(message.properties.correlationId, () => JSON.parse(message.content.toString('utf8')));
+      settle(message.properties.correlationId, message.content);
       return;
     }
     let replies: ReturnType<typeof decodeReplies>;
@@ -73,7 +72,7 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
       logger.warn({ err: errorMessage(err) }, 'undecodable replies pack dropped');
       return;
     }
-    for (const { correlationId, payload } of replies) settle(correlationId, () => payload);
+    for (const { correlationId, json } of replies) settle(correlationId, json);
   }
 
   // Requests go out on the reply channel (direct reply-to requires it), without confirms.
@@ -110,7 +109,7 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
   }
 
   return {
-    async request(topic, payload, options) {
+    async requestJson(topic, payload, options) {
       const started = Date.now();
       const session = await connection.waitForSession(options.timeoutMs);
       const channel = await replyChannel(session);
@@ -118,7 +117,7 @@ export function createRequester(connection: RabbitConnection, exchange: string, 
       const correlationId = randomUUID();
       const body = encodeBody(payload);
       const properties = { ...publishProperties(options), replyTo: REPLY_TO, correlationId };
-      return new Promise((resolve, reject) => {
+      return new Promise<Buffer>((resolve, reject) => {
         const timer = setTimeout(
           () => {
             pending.delete(correlationId);

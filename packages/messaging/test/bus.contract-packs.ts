@@ -5,6 +5,7 @@
  */
 import { expect, it } from '@jest/globals';
 import type { Delivery, BusTransport } from '../src/bus.port.ts';
+import { jsonText } from '../src/json-text.ts';
 import { waitUntil } from '@skiptrace/testing';
 import { peakHandlers, unique } from './test-helpers.ts';
 
@@ -86,6 +87,25 @@ export function packCases(open: () => Promise<BusTransport>): void {
       Array.from({ length: 30 }, (_, n) => bus.request(`${queue}.double`, n, { timeoutMs: 5000, pack: true })),
     );
     expect(answers).toEqual(Array.from({ length: 30 }, (_, n) => (n % 2 === 0 ? { early: n * 2 } : { late: n * 2 })));
+  });
+
+  it('answers requestJson with the JSON text each reply was encoded to, packed or not', async () => {
+    const bus = await open();
+    const queue = unique('pack-json');
+    // Non-ASCII text, so a pack's byte offsets differ from its character offsets.
+    const reply = (n: number) => ({ n, name: `Zoë ${'é'.repeat(n)} “${n}”`, list: [n, n / 3] });
+    await bus.consume({ queue, topics: [`${queue}.name`], prefetch: 100 }, async (d) => {
+      const n = d.payload as number;
+      if (n % 3 === 0) d.reply(jsonText(reply(n)));
+      return reply(n);
+    });
+    const texts = await Promise.all(
+      Array.from({ length: 30 }, (_, n) => bus.requestJson(`${queue}.name`, n, { timeoutMs: 5000, pack: true })),
+    );
+    const alone = await bus.requestJson(`${queue}.name`, 31, { timeoutMs: 5000 });
+    expect([...texts, alone].map((json) => json.toString('utf8'))).toEqual(
+      [...Array.from({ length: 30 }, (_, n) => n), 31].map((n) => JSON.stringify(reply(n))),
+    );
   });
 
   it('keeps at most prefetch handlers running when messages arrive packed', async () => {
