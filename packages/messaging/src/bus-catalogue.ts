@@ -147,7 +147,7 @@ export function catalogueBus<C extends MessageCatalogue>(catalogue: C, transport
           messageId: delivery.messageId,
           headers: delivery.headers,
           attempt: delivery.attempt,
-          reply: (value: unknown) => delivery.reply(value),
+          reply: delivery.reply,
         };
         return handler(typed as QueueDelivery<C, typeof queue>);
       });

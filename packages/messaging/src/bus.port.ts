@@ -41,7 +41,8 @@ export interface Delivery {
   /**
    * Answers a request() now, before the handler settles (which still decides ack or
    * redelivery); the handler's value is then not sent. Only the first reply counts, and
-   * it does nothing for a message that was not sent with request().
+   * it does nothing for a message that was not sent with request(). It uses no `this`, so
+   * it may be passed on as it is.
    */
   reply(value: unknown): void;
 }
