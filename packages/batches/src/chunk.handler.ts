@@ -18,7 +18,7 @@ import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import { TRACED_STATES } from './batch.repository.ts';
 import { BatchWorkerConfig } from './config.ts';
 import { CHUNK_QUEUE, claimChunks, completeIfDone, publishChunks, sweepBatches } from './dispatch.ts';
-import { resultCsv, type CsvOutcome, type ResultCsv } from './export.ts';
+import { failedResultCsv, resultCsv, type CsvOutcome, type ResultCsv } from './export.ts';
 import { csvCellsParams, lockBatch, traceKeySql } from './results.ts';
 
 export interface BatchChunkHandlerDeps {
@@ -123,12 +123,12 @@ export const LOAD_PENDING = `
 SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name, p.mailing_address, p.apn,
        q.status AS q_status, q.results AS q_results, q.error AS q_error, q.people_total AS q_people_total,
        q.owner_facts AS q_owner_facts, extract(epoch FROM q.completed_at)::float8 AS q_at,
-       r.status AS r_status, r.results::text AS r_results, r.error AS r_error, r.people_total AS r_people_total,
+       r.status AS r_status, r.results AS r_results, r.error AS r_error, r.people_total AS r_people_total,
        r.owner_facts AS r_owner_facts, extract(epoch FROM r.completed_at)::float8 AS r_at,
        r.csv_before AS r_csv_before, r.csv_after AS r_csv_after
   FROM batch_inputs p
   LEFT JOIN LATERAL (
-    SELECT q.status, q.results::text AS results, q.error, q.people_total, q.owner_facts::text AS owner_facts, q.completed_at
+    SELECT q.status, q.results, q.error, q.people_total, q.owner_facts, q.completed_at
       FROM reusable_traces q
      WHERE $5::double precision > 0 AND q.account_id = p.account_id
        AND lower(q.street_address) = lower(p.street_address) AND left(q.zip_code, 5) = left(p.zip_code, 5)
@@ -140,7 +140,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
      ORDER BY q.completed_at DESC LIMIT 1
   ) q ON true
   LEFT JOIN LATERAL (
-    SELECT r.status, r.results, r.error, r.people_total, r.owner_facts::text AS owner_facts, r.completed_at,
+    SELECT r.status, r.results, r.error, r.people_total, r.owner_facts, r.completed_at,
            r.csv_before, r.csv_after FROM batch_results r
      WHERE $5::double precision > 0 AND r.account_id = p.account_id AND r.trace_key = ${traceKeySql('p')}
        AND r.status IN ('completed', 'no_match')
@@ -341,13 +341,7 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
         out.ownerFacts.push(null);
         out.phones.push(0);
         out.mobile.push(0);
-        notTracedCsv ??= resultCsv({
-          status: 'failed',
-          error: notTraced,
-          results: [],
-          people_total: null,
-          owner_facts: null,
-        });
+        notTracedCsv ??= failedResultCsv(notTraced);
         out.csv.push(notTracedCsv);
         return;
       }

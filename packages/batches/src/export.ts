@@ -92,7 +92,7 @@ const OUTCOME_JOIN = `FROM batch_inputs p LEFT JOIN batch_results r
 const OUTCOME_SCALARS = `coalesce(r.status, p.status) AS status,
   CASE WHEN r.status IS NULL THEN p.error ELSE r.error END AS error,
   CASE WHEN r.status IS NULL THEN p.people_total ELSE r.people_total END AS people_total`;
-const OWNER_FACTS = `CASE WHEN r.status IS NULL THEN p.owner_facts::text ELSE r.owner_facts::text END`;
+const OWNER_FACTS = `CASE WHEN r.status IS NULL THEN p.owner_facts ELSE r.owner_facts END`;
 const OUTCOME_COLUMNS = `${OUTCOME_SCALARS}, ${OWNER_FACTS} AS owner_facts`;
 /** The row's outcome has its CSV cells stored (migration 077). */
 const CSV_STORED = `r.csv_before IS NOT NULL AND r.csv_after IS NOT NULL`;
@@ -100,11 +100,11 @@ const epochMs = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)::float8
 const TRACED_COLUMNS = {
   // A row with its outcome's CSV cells stored reads neither its results nor its owner facts.
   csv: `p.row_number, ${OUTCOME_SCALARS}, p.input::text AS input, r.csv_before, r.csv_after,
-        CASE WHEN ${CSV_STORED} THEN NULL ELSE coalesce(r.results, p.results::text) END AS results,
+        CASE WHEN ${CSV_STORED} THEN NULL ELSE coalesce(r.results, p.results) END AS results,
         CASE WHEN ${CSV_STORED} THEN NULL ELSE ${OWNER_FACTS} END AS owner_facts`,
-  xlsx: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results::text) AS results, p.input::text AS input`,
+  xlsx: `p.row_number, ${OUTCOME_COLUMNS}, coalesce(r.results, p.results) AS results, p.input::text AS input`,
   ndjson: `p.row_number, p.id, ${OUTCOME_COLUMNS},
-           coalesce(r.results, p.results::text) AS results, p.street_address, p.city, p.state, p.zip_code,
+           coalesce(r.results, p.results) AS results, p.street_address, p.city, p.state, p.zip_code,
            p.first_name, p.last_name, p.mailing_address, p.apn, ${epochMs('p.created_at')} AS created_at,
            ${epochMs('coalesce(r.completed_at, p.completed_at)')} AS completed_at`,
 } as const;
@@ -320,6 +320,10 @@ export function resultCsv(outcome: CsvOutcome): ResultCsv {
   const { before, after } = outcomeCells(outcome, csvCell, csvPhoneCell);
   return { before: before.join(','), after: after.join(',') };
 }
+
+/** The CSV cells of a row stored as `failed` without results (a trace that never ran, a cancel, a failed batch). */
+export const failedResultCsv = (reason: string): ResultCsv =>
+  resultCsv({ status: 'failed', error: reason, results: [], people_total: null, owner_facts: null });
 
 /** A CSV line of the input's cells, then the outcome's (as resultCsv renders them) around the row number. */
 function csvLineOf(input: unknown, width: number, rowNumber: number, outcome: ResultCsv): string {

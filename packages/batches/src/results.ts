@@ -12,7 +12,7 @@
  */
 import { deleteBatchInputs } from '@skiptrace/core';
 import { jsonDocumentsParam, type Database, type Sql } from '@skiptrace/storage';
-import { resultCsv, type ResultCsv } from './export.ts';
+import { failedResultCsv, type ResultCsv } from './export.ts';
 
 /**
  * The reuse key of a batch input or a reusable trace (alias `p`): address and owner name, case-insensitive,
@@ -68,7 +68,7 @@ export function csvCellsParams(cells: readonly ResultCsv[]): [string, string] {
  * row's lock (lockBatch).
  */
 export async function failRemainingRows(tx: Sql, batchId: string, reason: string, at: Date): Promise<number> {
-  const csv = resultCsv({ status: 'failed', error: reason, results: [], people_total: null, owner_facts: null });
+  const csv = failedResultCsv(reason);
   const { rowCount } = await tx.query(
     `INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, error, results, completed_at,
                                 csv_before, csv_after)
