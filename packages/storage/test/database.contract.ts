@@ -224,13 +224,22 @@ export function describeDatabaseContract(harness: DatabaseHarness): void {
       });
     });
 
-    it('analyzeAfterLoad analyzes a table without statistics and after a large load only', async () => {
+    it('analyzeAfterLoad analyzes a table without statistics, after a large load, and once small loads add up', async () => {
       await db.query('CREATE TABLE loaded (id int PRIMARY KEY, label text)');
       const reltuples = async () =>
         (await db.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'loaded'::regclass`))
           .rows[0]!.n;
+      // Each load flushes its backend's count of changes to the shared statistics as it goes
+      // idle after its transaction (a backend otherwise flushes at most once a second), so
+      // the server's count is up to date at each check.
       const load = (from: number, n: number) =>
-        db.query(`INSERT INTO loaded SELECT g, 'x' FROM generate_series($1::int, $2::int) g`, [from, from + n - 1]);
+        db.transaction(async (tx) => {
+          await tx.query(`INSERT INTO loaded SELECT g, 'x' FROM generate_series($1::int, $2::int) g`, [
+            from,
+            from + n - 1,
+          ]);
+          await tx.query('SELECT pg_stat_force_next_flush()');
+        });
       expect(await analyzeAfterLoad(db, 'loaded', 0)).toBe(false);
       await load(1, 1000);
       expect(await reltuples()).toBeLessThanOrEqual(0);
@@ -243,6 +252,13 @@ export function describeDatabaseContract(harness: DatabaseHarness): void {
       await load(1101, 200);
       expect(await analyzeAfterLoad(db, 'loaded', 200)).toBe(true);
       expect(await reltuples()).toBe(1300);
+      // Small loads add up: each below 50 + 10 % of 1,300 (180), the second brings the changes
+      // since the last ANALYZE to 200 (the server's count).
+      await load(1301, 100);
+      expect(await analyzeAfterLoad(db, 'loaded', 100)).toBe(false);
+      await load(1401, 100);
+      expect(await analyzeAfterLoad(db, 'loaded', 100)).toBe(true);
+      expect(await reltuples()).toBe(1500);
       await expect(analyzeAfterLoad(db, 'loaded; DROP TABLE items', 1)).rejects.toThrow(/plain table name/);
       await expect(analyzeAfterLoad(db, 'no_such_table', 1)).rejects.toThrow(/no table/);
     });
