@@ -12,6 +12,8 @@
  *     [--chunk 500] [--window 8] [--prefetch 4] [--batch-worker process|inline]
  *     [--database NAME]   keep the world in database NAME and reuse it on later runs of
  *                         this or the sync bench with the same --contacts/--owners
+ *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" (or --trace-gc, --heapsnapshot-signal=…):
+ *                         more node flags for the system and its batch worker process
  *
  * --engine real (default): the one-process system (services/standalone: gateway with the
  * batch API, sync worker, chunk worker, dispatcher; the chunk worker in a child process of
@@ -319,7 +321,10 @@ try {
     // What `pnpm start` runs (its node flags included), from package.json.
     const start = await shippedStart();
     console.log(`system: ${start.command}`);
-    child = spawn(process.execPath, [...start.nodeFlags, start.script], {
+    // BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=DIR): more node flags for the system
+    // and its batch worker process, which inherits them.
+    const nodeArgs = [...start.nodeFlags, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+    child = spawn(process.execPath, [...nodeArgs, start.script], {
       env: {
         ...process.env,
         ...batchEnv,
