@@ -81,17 +81,25 @@ function numberWords(tokens: string[], at: number): { value: number; consumed: n
   return { value: tens, consumed: at + 1 };
 }
 
+const NUMERIC_ORDINAL = /^(\d+)(ST|ND|RD|TH|D)$/;
+
 /** FIRST → 1ST, TWENTY FIRST / TWENTY-FIRST → 21ST, 2D → 2ND, 21TH → 21ST. */
 function normalizeOrdinals(tokens: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as string;
-    const numeric = /^(\d+)(ST|ND|RD|TH|D)$/.exec(token);
+    // Most tokens are words without a hyphen: no regex run and no split for them.
+    const first = token.charCodeAt(0);
+    const numeric = first >= 48 && first <= 57 ? NUMERIC_ORDINAL.exec(token) : null;
     if (numeric !== null) {
       out.push(ordinalSuffix(Number(numeric[1])));
       continue;
     }
-    const [head, tail] = token.split('-');
+    // token.split('-')'s first two parts.
+    const dash = token.indexOf('-');
+    const second = dash === -1 ? -1 : token.indexOf('-', dash + 1);
+    const head = dash === -1 ? token : token.slice(0, dash);
+    const tail = dash === -1 ? undefined : token.slice(dash + 1, second === -1 ? undefined : second);
     const tens = CARDINAL_WORDS.get(head ?? '');
     const unitWord = tail ?? tokens[i + 1] ?? '';
     const unit = ORDINAL_WORDS.get(unitWord);
