@@ -70,16 +70,48 @@ export function unitKeyOf(key: string, unitType: string | null, unitNumber: stri
 /** Standardises a US address given as separate street/city/state/ZIP fields. */
 export function standardizeAddress(input: AddressInput): StandardAddress {
   const parts = parseStreetLine(input.street_address ?? '');
-  const street = joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]);
+  const street = streetOf(parts);
   const zip = normalizeZip(input.zip_code);
+  return standardAddress(parts, street, lineOf(parts, street), normalizeCity(input.city), normalizeState(input.state), zip);
+}
+
+/** PREDIR NAME SUFFIX POSTDIR of parsed street parts. */
+function streetOf(parts: StreetParts): string {
+  return joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]);
+}
+
+/** The delivery line: number, street, unit. */
+function lineOf(parts: StreetParts, street: string): string {
+  return joinWords([parts.number, street, parts.unitType, parts.unitNumber]);
+}
+
+/**
+ * The standardised address of its parts. One object literal of a fixed shape (the parts'
+ * fields first, as a spread of them would put them): a spread and then ten more fields
+ * made V8 grow the object's property store on every address.
+ */
+function standardAddress(
+  parts: StreetParts,
+  street: string,
+  line: string,
+  city: string,
+  state: string | null,
+  zip: Zip | null,
+): StandardAddress {
   const zip5 = zip?.zip5 ?? null;
   const key = addressKey(parts.number, street, zip5);
   return {
-    ...parts,
-    line: joinWords([parts.number, street, parts.unitType, parts.unitNumber]),
+    number: parts.number,
+    preDirectional: parts.preDirectional,
+    streetName: parts.streetName,
+    suffix: parts.suffix,
+    postDirectional: parts.postDirectional,
+    unitType: parts.unitType,
+    unitNumber: parts.unitNumber,
+    line,
     street,
-    city: normalizeCity(input.city),
-    state: normalizeState(input.state),
+    city,
+    state,
     zip5,
     zip4: zip?.zip4 ?? null,
     key,
@@ -162,26 +194,13 @@ export function createAddressStandardizer(
     let parsed = streetLimit > 0 ? streets.get(raw) : undefined;
     if (parsed === undefined) {
       const parts = parseStreetLine(raw);
-      const street = joinWords([parts.preDirectional, parts.streetName, parts.suffix, parts.postDirectional]);
-      parsed = { parts, street, line: joinWords([parts.number, street, parts.unitType, parts.unitNumber]) };
+      const street = streetOf(parts);
+      parsed = { parts, street, line: lineOf(parts, street) };
       if (streetLimit > 0) streets.set(raw, parsed);
     }
-    const { parts, street, line } = parsed;
     const zip = memoized(zips, input.zip_code, normalizeZip);
     const city = memoized(cities, input.city, normalizeCity);
     const state = memoized(states, input.state, normalizeState);
-    const zip5 = zip?.zip5 ?? null;
-    const key = addressKey(parts.number, street, zip5);
-    return {
-      ...parts,
-      line,
-      street,
-      city,
-      state,
-      zip5,
-      zip4: zip?.zip4 ?? null,
-      key,
-      unitKey: unitKeyOf(key, parts.unitType, parts.unitNumber),
-    };
+    return standardAddress(parsed.parts, parsed.street, parsed.line, city, state, zip);
   };
 }
