@@ -18,7 +18,7 @@ import {
   type PropertyRecordColumn,
   type SitusStreetPart,
 } from '@skiptrace/contracts';
-import { detectNameOrder, type NameOrder } from '@skiptrace/owners';
+import { detectNameOrder, NAME_ORDER_RECORDS, type NameOrder } from '@skiptrace/owners';
 import {
   ADDRESS_MEMO_LIMIT,
   BoundedMemo,
@@ -502,6 +502,42 @@ const PROPERTY_RECORDS_TARGET: BulkTarget = {
   keepIndexesUp: false,
 };
 
+/**
+ * One batch's COPY text for the load table, handed to its COPY chunk by chunk as the
+ * records are read: PostgreSQL stores a chunk while Node prepares the next, and the
+ * batch's COPY ends soon after its last record (a whole batch kept until its COPY outlived
+ * young-generation collections, and the last batch's COPY was all that ran at the end).
+ */
+class ChunkFeed implements AsyncIterable<string> {
+  private readonly queue: string[] = [];
+  private ended = false;
+  private wake: (() => void) | undefined;
+
+  push(chunk: string): void {
+    this.queue.push(chunk);
+    this.wake?.();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<string> {
+    for (let i = 0; ; ) {
+      if (i < this.queue.length) {
+        const chunk = this.queue[i]!;
+        this.queue[i++] = '';
+        yield chunk;
+      } else if (this.ended) return;
+      else {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+      }
+    }
+  }
+}
+
 /** The contact import's options (the source label goes to property_records.source). */
 export type ImportPropertiesOptions = ImportContactsOptions;
 
@@ -551,63 +587,92 @@ export async function importProperties(
   // rolls repeat them (a town's name on thousands of parcels, a landlord's mailing address
   // on each of theirs).
   const context = recordContext(sourceCopy);
-  /** The first batch's records, until the file's name order is known. */
+  /** The first records, until the file's name order is known. */
   let pending: { head: string; tail: string; names: string[] }[] = [];
   let orderCopy = '';
   /**
-   * The batch's COPY text in chunks of about COPY_CHUNK_SIZE: one CopyData message and
-   * socket write per chunk, not per line (a write per line was a fifth of the import's
-   * Node time).
+   * Where the batch's COPY text goes in chunks of about COPY_CHUNK_SIZE (one CopyData
+   * message and socket write per chunk, not per line: a write per line was a fifth of the
+   * import's Node time): into the load table's COPY as they are made (bulk), or kept until
+   * the batch is complete (a straight COPY that fails on a stored parcel is staged again).
    */
   let chunks: string[] = [];
+  let feed: ChunkFeed | undefined;
   // Lines are joined once a chunk's worth is there: each line is a rope of its fields, and
   // joining flattens them while they are young (a batch of ropes kept until its COPY made
   // the garbage collector copy them, and Buffer.from flatten them, at a cost).
   let lines: string[] = [];
   let size = 0;
   let batched = 0;
+  /** The load table's COPYs, one after the other (rows get their ids in file order). */
+  let copies: Promise<void> = Promise.resolve();
+  /** The COPY of the batch before the one being written: waited for before a third starts. */
+  let previous: Promise<void> = Promise.resolve();
+  const emit = (chunk: string): void => {
+    if (bulk === undefined) {
+      chunks.push(chunk);
+      return;
+    }
+    if (feed === undefined) {
+      const batch = new ChunkFeed();
+      feed = batch;
+      previous = copies;
+      // A batch's COPY starts once the one before it is complete; its chunks wait meanwhile.
+      copies = previous.then(async () => {
+        await bulk.load(batch);
+        await bulk.flush();
+      });
+      // Until awaited (end of a later batch, or the end), a failure is not an unhandled rejection.
+      copies.catch(() => undefined);
+    }
+    feed.push(chunk);
+  };
   const add = (line: string): void => {
     lines.push(line);
     size += line.length;
     if (size >= COPY_CHUNK_SIZE) {
-      chunks.push(lines.join(''));
+      emit(lines.join(''));
       lines = [];
       size = 0;
     }
   };
-  /** The batch being written: the next one is read and prepared meanwhile, and waits for it. */
+  /** The file's name order, from its first records: rolls write "SMITH JOHN A", many list providers "JOHN A SMITH". */
+  const decideOrder = (): void => {
+    // A string that says so itself (comma, initial) overrides it.
+    order = detectNameOrder(pending.map((p) => p.names));
+    orderCopy = `\t${order}\t`;
+    for (const p of pending) add(p.head + orderCopy + p.tail);
+    pending = [];
+  };
+  /** The batch being written by a straight or staged COPY: the next one is read and prepared meanwhile, and waits for it. */
   let inflight: Promise<void> = Promise.resolve();
+  /** Ends the batch: its last lines go to its COPY. */
   const write = async (): Promise<void> => {
     if (order === undefined) {
       if (pending.length === 0) return;
-      // The file's name order, from its first batch: rolls write "SMITH JOHN A", many list
-      // providers "JOHN A SMITH"; a string that says so itself (comma, initial) overrides it.
-      order = detectNameOrder(pending.map((p) => p.names));
-      orderCopy = `\t${order}\t`;
-      for (const p of pending) add(p.head + orderCopy + p.tail);
-      pending = [];
+      decideOrder();
     }
     if (batched === 0) return;
-    if (lines.length > 0) chunks.push(lines.join(''));
-    const text = chunks;
-    chunks = [];
+    if (lines.length > 0) emit(lines.join(''));
     lines = [];
     size = 0;
     batched = 0;
+    if (bulk !== undefined) {
+      feed?.end();
+      feed = undefined;
+      // At most this batch's COPY and the next batch's chunks are in memory.
+      await previous;
+      return;
+    }
+    const text = chunks;
+    chunks = [];
     await inflight;
     inflight = store(text);
     // Until awaited (next write, or the end), a failure is not an unhandled rejection.
     inflight.catch(() => undefined);
   };
+  /** A batch into a property_records with records. */
   const store = async (lines: string[]): Promise<void> => {
-    if (bulk !== undefined) {
-      await bulk.load(
-        (async function* () {
-          yield* lines;
-        })(),
-      );
-      return;
-    }
     // Straight into property_records until a batch meets a parcel already stored (or
     // repeated in the file): COPY fails as a whole on the unique record_key, and from then
     // on every batch is staged and upserted (a newer record replaces the stored one).
@@ -645,6 +710,8 @@ export async function importProperties(
         else {
           const p = (record as { property: RawProperty }).property;
           pending.push({ ...row, names: [p.owner_name, p.owner_name_2].filter((n) => n !== '') });
+          // detectNameOrder reads no further: the order is known, and the COPY can start.
+          if (pending.length >= NAME_ORDER_RECORDS) decideOrder();
         }
       }
       await writeOut(rejects, text);
@@ -652,12 +719,13 @@ export async function importProperties(
     }
     await write();
     await inflight;
-    if (bulk !== undefined) {
-      await bulk.flush();
-      analyzed = await bulk.finish();
-    }
+    await copies;
+    if (bulk !== undefined) analyzed = await bulk.finish();
   } finally {
+    // A batch cut short (the file failed to decode) ends: its COPY completes into the load table, which is dropped.
+    feed?.end();
     await inflight.catch(() => undefined);
+    await copies.catch(() => undefined);
     await records.return?.(undefined);
     if (bulk !== undefined) await bulk.dispose();
     else await db.query(`DROP TABLE IF EXISTS ${table}`);

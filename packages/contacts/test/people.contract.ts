@@ -306,6 +306,9 @@ export function peopleStoreContract(name: string, open: () => Promise<ContractHa
         { apn: '2', owner_name: 'SMITH JOHN' },
         { apn: '3', owner_name: 'DOE JANE' },
       ]);
+      // The batches' COPYs ran one after the other: ids follow the file.
+      const byId = await db.query<{ apn: string }>('SELECT apn FROM property_records ORDER BY id');
+      expect(byId.rows.map((r) => r.apn)).toEqual(['2', '1', '3']);
       const stats = await db.query<{ reltuples: number }>(
         `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE oid = 'property_records'::regclass`,
       );

@@ -5,6 +5,7 @@ export {
   cleanOwnerText,
   decideOrder,
   detectNameOrder,
+  NAME_ORDER_RECORDS,
   kindOfTokens,
   parseOwnerNames,
   parseOwnerParts,

@@ -1361,8 +1361,8 @@ export function parseOwnerParts(parts: readonly OwnerNameParts[], options: Owner
   return owners;
 }
 
-/** Records read by detectNameOrder: enough for a clear majority, bounded work. */
-const DETECT_MAX_RECORDS = 5_000;
+/** Records read by detectNameOrder: enough for a clear majority, bounded work (an import may decide once it has this many). */
+export const NAME_ORDER_RECORDS = 5_000;
 
 /**
  * The order a file writes its people in when a string does not say, from the file's own
@@ -1375,7 +1375,7 @@ const DETECT_MAX_RECORDS = 5_000;
 export function detectNameOrder(records: readonly (readonly string[])[]): NameOrder {
   let sure = 0;
   let soft = 0;
-  for (const lines of records.slice(0, DETECT_MAX_RECORDS)) {
+  for (const lines of records.slice(0, NAME_ORDER_RECORDS)) {
     const parts = ownerStrings(lines)
       .filter((line) => kindOfTokens(line.tokens) === 'person')
       .flatMap((line) => splitParts(line.tokens))
