@@ -248,12 +248,49 @@ function assertPropertyColumns(layout: PropertyLayout, headers: readonly string[
 type RawProperty = Record<PropertyRecordColumn, string>;
 type PropertyRecord = { line: number; property: RawProperty } | { line: number; error: string };
 
-function pick(fields: readonly string[], layout: PropertyLayout): RawProperty {
-  const out = {} as RawProperty;
-  for (const field of PROPERTY_RECORD_COLUMNS) {
-    const index = layout[field];
-    out[field] = index === undefined ? '' : (fields[index] ?? '').trim();
+/** Each record column's field index in a layout (-1: no such column). */
+type ColumnIndexes = Record<PropertyRecordColumn, number>;
+
+const columnIndexes = new WeakMap<PropertyLayout, ColumnIndexes>();
+
+function indexesOf(layout: PropertyLayout): ColumnIndexes {
+  let indexes = columnIndexes.get(layout);
+  if (indexes === undefined) {
+    indexes = {} as ColumnIndexes;
+    for (const field of PROPERTY_RECORD_COLUMNS) indexes[field] = layout[field] ?? -1;
+    columnIndexes.set(layout, indexes);
   }
+  return indexes;
+}
+
+const cell = (fields: readonly string[], index: number): string => (index < 0 ? '' : (fields[index] ?? '').trim());
+
+/**
+ * The record's columns, trimmed ('' for a column the file lacks). One object literal of a
+ * fixed shape: filled field by field from {}, a record's object grew its property store
+ * several times over.
+ */
+function pick(fields: readonly string[], layout: PropertyLayout): RawProperty {
+  const at = indexesOf(layout);
+  const out: RawProperty = {
+    apn: cell(fields, at.apn),
+    street_address: cell(fields, at.street_address),
+    city: cell(fields, at.city),
+    state: cell(fields, at.state),
+    zip_code: cell(fields, at.zip_code),
+    owner_name: cell(fields, at.owner_name),
+    owner_name_2: cell(fields, at.owner_name_2),
+    owner_1_first_name: cell(fields, at.owner_1_first_name),
+    owner_1_last_name: cell(fields, at.owner_1_last_name),
+    owner_2_first_name: cell(fields, at.owner_2_first_name),
+    owner_2_last_name: cell(fields, at.owner_2_last_name),
+    mailing_street_address: cell(fields, at.mailing_street_address),
+    mailing_city: cell(fields, at.mailing_city),
+    mailing_state: cell(fields, at.mailing_state),
+    mailing_zip_code: cell(fields, at.mailing_zip_code),
+    owner_occupied: cell(fields, at.owner_occupied),
+    last_sale_date: cell(fields, at.last_sale_date),
+  };
   if (layout.street_number !== undefined) out.street_address = situsLine(fields, layout, out.street_address);
   return out;
 }
@@ -374,9 +411,10 @@ function quoted(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
 
-/** What toRecordLine remembers across one import's records. */
+/** What fillRecord remembers across one import's records. */
 interface RecordContext {
-  sourceCopy: string;
+  /** The source column's COPY text and the line's end. */
+  sourceLine: string;
   /** Situs addresses: each parcel's street line is new, its city, state and ZIP are not. */
   situs: (input: AddressInput) => StandardAddress;
   /** Mailing addresses: a landlord's repeats on each of their parcels. */
@@ -387,7 +425,7 @@ interface RecordContext {
 
 function recordContext(sourceCopy: string): RecordContext {
   return {
-    sourceCopy,
+    sourceLine: `${sourceCopy}\n`,
     situs: createAddressStandardizer(ADDRESS_MEMO_LIMIT, 0),
     // No street memo: mailingText remembers whole mailing addresses by street line.
     mailing: createAddressStandardizer(ADDRESS_MEMO_LIMIT, 0),
@@ -397,17 +435,37 @@ function recordContext(sourceCopy: string): RecordContext {
 
 const NO_MAILING = '\t\t\t\t\t';
 
-/** The six mailing columns' COPY text (tab-separated) of a standardised mailing address. */
+/**
+ * The six mailing columns' COPY text (tab-separated) of a standardised mailing address,
+ * one flat string (remembered by mailingText: a rope of its pieces cost several times its
+ * size while it lived).
+ */
 function mailingColumns(m: StandardAddress, raw: RawProperty): string {
   // A PO box or a foreign address is kept for display; only a street address is a key people are found at.
   const keyed = m.number !== '' && m.zip5 !== null && m.state !== null;
-  return `${encodeCopyValue(m.line)}\t${encodeCopyValue(m.city)}\t${encodeCopyValue(m.state ?? raw.mailing_state)}\t${encodeCopyValue(m.zip5 ?? raw.mailing_zip_code)}\t${keyed ? encodeCopyValue(m.key) : ''}\t${keyed ? encodeCopyValue(m.unitKey) : ''}`;
+  MAILING[0] = encodeCopyValue(m.line);
+  MAILING[1] = encodeCopyValue(m.city);
+  MAILING[2] = encodeCopyValue(m.state ?? raw.mailing_state);
+  MAILING[3] = encodeCopyValue(m.zip5 ?? raw.mailing_zip_code);
+  MAILING[4] = keyed ? encodeCopyValue(m.key) : '';
+  MAILING[5] = keyed ? encodeCopyValue(m.unitKey) : '';
+  return MAILING.join('\t');
 }
 
-/** One record's COPY line (without name_order, filled per batch), or why it is rejected. */
-function toRecordLine(raw: RawProperty, context: RecordContext): { head: string; tail: string } | { reason: string } {
+const MAILING: string[] = ['', '', '', '', '', ''];
+
+/** Where name_order goes in a record's COPY columns (RECORD_COLUMNS less the mailing address's last five, one column here). */
+const ORDER_AT = 14;
+
+/**
+ * Fills `row` with a record's COPY columns, RECORD_COLUMNS in order, the six mailing
+ * columns as one and the source with the line's end (name_order is left to the caller,
+ * who knows it once the file's first records are read); or returns why it is rejected.
+ * The line is then one join of `row`: no rope of a line's fifty pieces to build and flatten.
+ */
+function fillRecord(raw: RawProperty, context: RecordContext, row: string[]): string | undefined {
   for (const field of ADDRESS_FIELDS) {
-    if (raw[field] === '') return { reason: `missing ${field}` };
+    if (raw[field] === '') return `missing ${field}`;
   }
   if (
     raw.owner_name === '' &&
@@ -415,12 +473,12 @@ function toRecordLine(raw: RawProperty, context: RecordContext): { head: string;
     raw.owner_1_last_name === '' &&
     raw.owner_2_last_name === ''
   ) {
-    return { reason: 'no owner name' };
+    return 'no owner name';
   }
   const situs = context.situs(raw);
-  if (situs.state === null) return { reason: `unknown state ${quoted(raw.state)}` };
-  if (situs.zip5 === null) return { reason: `bad zip_code ${quoted(raw.zip_code)}` };
-  if (situs.number === '') return { reason: `no house number in street_address ${quoted(raw.street_address)}` };
+  if (situs.state === null) return `unknown state ${quoted(raw.state)}`;
+  if (situs.zip5 === null) return `bad zip_code ${quoted(raw.zip_code)}`;
+  if (situs.number === '') return `no house number in street_address ${quoted(raw.street_address)}`;
   const keys = candidateKeys(situs);
   let mailing = NO_MAILING;
   if (raw.mailing_street_address !== '') {
@@ -459,20 +517,33 @@ function toRecordLine(raw: RawProperty, context: RecordContext): { head: string;
   }
   const occupied = raw.owner_occupied.toLowerCase();
   const ownerOccupied = occupied === '' ? '\\N' : YES.has(occupied) ? 't' : NO.has(occupied) ? 'f' : undefined;
-  if (ownerOccupied === undefined) return { reason: `bad owner_occupied ${quoted(raw.owner_occupied)} (Y/N)` };
+  if (ownerOccupied === undefined) return `bad owner_occupied ${quoted(raw.owner_occupied)} (Y/N)`;
   const sale = normalizeSeen(raw.last_sale_date);
-  if (sale === null) return { reason: `bad last_sale_date ${quoted(raw.last_sale_date)}` };
+  if (sale === null) return `bad last_sale_date ${quoted(raw.last_sale_date)}`;
   for (const field of OWNER_NAME_COLUMNS) {
-    if (raw[field].length > 300) return { reason: `${field} longer than 300 characters` };
+    if (raw[field].length > 300) return `${field} longer than 300 characters`;
   }
   const unitKey = encodeCopyValue(keys.unitKey);
-  const head =
-    `${unitKey}\t${encodeCopyValue(raw.apn)}\t${encodeCopyValue(keys.addressKey)}\t${unitKey}\t` +
-    `${encodeCopyValue(situs.line)}\t${encodeCopyValue(situs.city)}\t${encodeCopyValue(situs.state)}\t${encodeCopyValue(situs.zip5)}\t` +
-    `${encodeCopyValue(raw.owner_name)}\t${encodeCopyValue(raw.owner_name_2)}\t${encodeCopyValue(raw.owner_1_first_name)}\t` +
-    `${encodeCopyValue(raw.owner_1_last_name)}\t${encodeCopyValue(raw.owner_2_first_name)}\t${encodeCopyValue(raw.owner_2_last_name)}`;
-  const tail = `${mailing}\t${ownerOccupied}\t${encodeCopyValue(sale)}\t${context.sourceCopy}\n`;
-  return { head, tail };
+  row[0] = unitKey;
+  row[1] = encodeCopyValue(raw.apn);
+  row[2] = encodeCopyValue(keys.addressKey);
+  row[3] = unitKey;
+  row[4] = encodeCopyValue(situs.line);
+  row[5] = encodeCopyValue(situs.city);
+  row[6] = encodeCopyValue(situs.state);
+  row[7] = encodeCopyValue(situs.zip5);
+  row[8] = encodeCopyValue(raw.owner_name);
+  row[9] = encodeCopyValue(raw.owner_name_2);
+  row[10] = encodeCopyValue(raw.owner_1_first_name);
+  row[11] = encodeCopyValue(raw.owner_1_last_name);
+  row[12] = encodeCopyValue(raw.owner_2_first_name);
+  row[13] = encodeCopyValue(raw.owner_2_last_name);
+  // row[ORDER_AT]: name_order
+  row[15] = mailing;
+  row[16] = ownerOccupied;
+  row[17] = encodeCopyValue(sale);
+  row[18] = context.sourceLine;
+  return undefined;
 }
 
 /**
@@ -587,9 +658,10 @@ export async function importProperties(
   // rolls repeat them (a town's name on thousands of parcels, a landlord's mailing address
   // on each of theirs).
   const context = recordContext(sourceCopy);
-  /** The first records, until the file's name order is known. */
-  let pending: { head: string; tail: string; names: string[] }[] = [];
-  let orderCopy = '';
+  /** The first records' COPY columns and owner names, until the file's name order is known. */
+  let pending: { row: string[]; names: string[] }[] = [];
+  /** The record being read's COPY columns (RECORD_COLUMNS, see fillRecord), name_order once known. */
+  let row: string[] = new Array<string>(ORDER_AT + 5).fill('');
   /**
    * Where the batch's COPY text goes in chunks of about COPY_CHUNK_SIZE (one CopyData
    * message and socket write per chunk, not per line: a write per line was a fifth of the
@@ -640,9 +712,12 @@ export async function importProperties(
   const decideOrder = (): void => {
     // A string that says so itself (comma, initial) overrides it.
     order = detectNameOrder(pending.map((p) => p.names));
-    orderCopy = `\t${order}\t`;
-    for (const p of pending) add(p.head + orderCopy + p.tail);
+    for (const p of pending) {
+      p.row[ORDER_AT] = order;
+      add(p.row.join('\t'));
+    }
     pending = [];
+    row[ORDER_AT] = order;
   };
   /** The batch being written by a straight or staged COPY: the next one is read and prepared meanwhile, and waits for it. */
   let inflight: Promise<void> = Promise.resolve();
@@ -699,17 +774,18 @@ export async function importProperties(
       let text = '';
       for (const record of next.value) {
         counts.read++;
-        const row = 'error' in record ? { reason: record.error } : toRecordLine(record.property, context);
-        if ('reason' in row) {
+        const reason = 'error' in record ? record.error : fillRecord(record.property, context, row);
+        if (reason !== undefined) {
           counts.rejected++;
-          text += `${record.line},${csvCell(row.reason)}\n`;
+          text += `${record.line},${csvCell(reason)}\n`;
           continue;
         }
         batched++;
-        if (order !== undefined) add(row.head + orderCopy + row.tail);
+        if (order !== undefined) add(row.join('\t'));
         else {
           const p = (record as { property: RawProperty }).property;
-          pending.push({ ...row, names: [p.owner_name, p.owner_name_2].filter((n) => n !== '') });
+          pending.push({ row, names: [p.owner_name, p.owner_name_2].filter((n) => n !== '') });
+          row = new Array<string>(ORDER_AT + 5).fill('');
           // detectNameOrder reads no further: the order is known, and the COPY can start.
           if (pending.length >= NAME_ORDER_RECORDS) decideOrder();
         }
