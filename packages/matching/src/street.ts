@@ -82,31 +82,32 @@ function numberWords(tokens: string[], at: number): { value: number; consumed: n
 }
 
 const NUMERIC_ORDINAL = /^(\d+)(ST|ND|RD|TH|D)$/;
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 /** FIRST → 1ST, TWENTY FIRST / TWENTY-FIRST → 21ST, 2D → 2ND, 21TH → 21ST. */
 function normalizeOrdinals(tokens: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as string;
-    // Most tokens are words without a hyphen: no regex run and no split for them.
-    const first = token.charCodeAt(0);
-    const numeric = first >= 48 && first <= 57 ? NUMERIC_ORDINAL.exec(token) : null;
+    // (Only a token starting with a digit can be one; most are words.)
+    const numeric = isDigit(token.charCodeAt(0)) ? NUMERIC_ORDINAL.exec(token) : null;
     if (numeric !== null) {
       out.push(ordinalSuffix(Number(numeric[1])));
       continue;
     }
-    // token.split('-')'s first two parts.
+    // The first two pieces of TWENTY-FIRST(-…), as split('-') gives them, without splitting a word that has no hyphen.
     const dash = token.indexOf('-');
-    const second = dash === -1 ? -1 : token.indexOf('-', dash + 1);
     const head = dash === -1 ? token : token.slice(0, dash);
-    const tail = dash === -1 ? undefined : token.slice(dash + 1, second === -1 ? undefined : second);
-    const tens = CARDINAL_WORDS.get(head ?? '');
-    const unitWord = tail ?? tokens[i + 1] ?? '';
-    const unit = ORDINAL_WORDS.get(unitWord);
-    if (tens !== undefined && tens >= 20 && tens % 10 === 0 && unit !== undefined && unit < 10) {
-      out.push(ordinalSuffix(tens + unit));
-      if (tail === undefined) i++;
-      continue;
+    const tens = CARDINAL_WORDS.get(head);
+    if (tens !== undefined && tens >= 20 && tens % 10 === 0) {
+      const end = dash === -1 ? -1 : token.indexOf('-', dash + 1);
+      const tail = dash === -1 ? undefined : token.slice(dash + 1, end === -1 ? undefined : end);
+      const unit = ORDINAL_WORDS.get(tail ?? tokens[i + 1] ?? '');
+      if (unit !== undefined && unit < 10) {
+        out.push(ordinalSuffix(tens + unit));
+        if (tail === undefined) i++;
+        continue;
+      }
     }
     const ordinal = ORDINAL_WORDS.get(token);
     out.push(ordinal === undefined ? token : ordinalSuffix(ordinal));
