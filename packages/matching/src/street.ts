@@ -46,15 +46,35 @@ const NAME_WORDS: ReadonlyMap<string, string> = new Map([['CNTY', 'COUNTY']]);
 const isDirectional = (token: string): boolean => DIRECTIONAL_BY_FORM.has(token);
 const isSuffix = (token: string): boolean => SUFFIX_BY_FORM.has(token);
 
+const NUMERIC_ORDINAL = /^(\d+)(ST|ND|RD|TH|D)$/;
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/** The shortest and longest of some words: a token of another length need not be looked up among them. */
+function lengthsOf(words: Iterable<string>): { fits(token: string): boolean } {
+  let min = Infinity;
+  let max = 0;
+  for (const word of words) {
+    min = Math.min(min, word.length);
+    max = Math.max(max, word.length);
+  }
+  return { fits: (token) => token.length >= min && token.length <= max };
+}
+
+/** The tens that take an ordinal after them (TWENTY FIRST), and the ordinal words. */
+const TENS_WORDS = lengthsOf([...CARDINAL_WORDS].filter(([, n]) => n >= 20 && n % 10 === 0).map(([word]) => word));
+const ORDINAL_WORDS_LENGTH = lengthsOf(ORDINAL_WORDS.keys());
+
 /** Leading house number: digits (123, 123A, 123-125), grid (W24320) or words (ONE, TWENTY ONE). */
 function takeNumber(tokens: string[]): { number: string; next: number } {
   const first = tokens[0];
   if (first === undefined) return { number: '', next: 0 };
-  if (/^\d/.test(first) || /^[NSEW]\d+[NSEW]?\d*$/.test(first)) {
-    let number = first.replace(/-(?=[A-Z]+$)/, '').replace(/^0+(?=\d)/, '');
+  if (isDigit(first.charCodeAt(0)) || /^[NSEW]\d+[NSEW]?\d*$/.test(first)) {
+    // (Each replace only where it can match: a hyphen, a leading zero.)
+    let number = first.includes('-') ? first.replace(/-(?=[A-Z]+$)/, '') : first;
+    if (number.charCodeAt(0) === 48) number = number.replace(/^0+(?=\d)/, '');
     let next = 1;
     const fraction = tokens[1];
-    if (fraction !== undefined && /^\d+\/\d+$/.test(fraction)) {
+    if (fraction !== undefined && isDigit(fraction.charCodeAt(0)) && /^\d+\/\d+$/.test(fraction)) {
       number += ` ${fraction}`;
       next = 2;
     }
@@ -81,8 +101,6 @@ function numberWords(tokens: string[], at: number): { value: number; consumed: n
   return { value: tens, consumed: at + 1 };
 }
 
-const NUMERIC_ORDINAL = /^(\d+)(ST|ND|RD|TH|D)$/;
-const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 /** FIRST → 1ST, TWENTY FIRST / TWENTY-FIRST → 21ST, 2D → 2ND, 21TH → 21ST. */
 function normalizeOrdinals(tokens: string[]): string[] {
@@ -98,7 +116,7 @@ function normalizeOrdinals(tokens: string[]): string[] {
     // The first two pieces of TWENTY-FIRST(-…), as split('-') gives them, without splitting a word that has no hyphen.
     const dash = token.indexOf('-');
     const head = dash === -1 ? token : token.slice(0, dash);
-    const tens = CARDINAL_WORDS.get(head);
+    const tens = TENS_WORDS.fits(head) ? CARDINAL_WORDS.get(head) : undefined;
     if (tens !== undefined && tens >= 20 && tens % 10 === 0) {
       const end = dash === -1 ? -1 : token.indexOf('-', dash + 1);
       const tail = dash === -1 ? undefined : token.slice(dash + 1, end === -1 ? undefined : end);
@@ -109,7 +127,7 @@ function normalizeOrdinals(tokens: string[]): string[] {
         continue;
       }
     }
-    const ordinal = ORDINAL_WORDS.get(token);
+    const ordinal = ORDINAL_WORDS_LENGTH.fits(token) ? ORDINAL_WORDS.get(token) : undefined;
     out.push(ordinal === undefined ? token : ordinalSuffix(ordinal));
   }
   return out;
