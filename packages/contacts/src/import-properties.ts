@@ -595,7 +595,7 @@ class ChunkFeed implements AsyncIterable<string> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<string> {
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       if (i < this.queue.length) {
         const chunk = this.queue[i]!;
         this.queue[i++] = '';

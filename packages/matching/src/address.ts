@@ -72,7 +72,14 @@ export function standardizeAddress(input: AddressInput): StandardAddress {
   const parts = parseStreetLine(input.street_address ?? '');
   const street = streetOf(parts);
   const zip = normalizeZip(input.zip_code);
-  return standardAddress(parts, street, lineOf(parts, street), normalizeCity(input.city), normalizeState(input.state), zip);
+  return standardAddress(
+    parts,
+    street,
+    lineOf(parts, street),
+    normalizeCity(input.city),
+    normalizeState(input.state),
+    zip,
+  );
 }
 
 /** PREDIR NAME SUFFIX POSTDIR of parsed street parts. */

@@ -101,7 +101,6 @@ function numberWords(tokens: string[], at: number): { value: number; consumed: n
   return { value: tens, consumed: at + 1 };
 }
 
-
 /** FIRST → 1ST, TWENTY FIRST / TWENTY-FIRST → 21ST, 2D → 2ND, 21TH → 21ST. */
 function normalizeOrdinals(tokens: string[]): string[] {
   const out: string[] = [];
