@@ -435,6 +435,9 @@ function recordContext(sourceCopy: string): RecordContext {
 
 const NO_MAILING = '\t\t\t\t\t';
 
+/** mailingColumns' cells, joined. */
+const MAILING: string[] = ['', '', '', '', '', ''];
+
 /**
  * The six mailing columns' COPY text (tab-separated) of a standardised mailing address,
  * one flat string (remembered by mailingText: a rope of its pieces cost several times its
@@ -452,10 +455,12 @@ function mailingColumns(m: StandardAddress, raw: RawProperty): string {
   return MAILING.join('\t');
 }
 
-const MAILING: string[] = ['', '', '', '', '', ''];
-
-/** Where name_order goes in a record's COPY columns (RECORD_COLUMNS less the mailing address's last five, one column here). */
-const ORDER_AT = 14;
+/**
+ * A record's row of COPY cells: RECORD_COLUMNS in order, the six mailing columns in one
+ * cell (mailingColumns) and the source with the line's end in the last; name_order's index.
+ */
+const ROW_CELLS = RECORD_COLUMNS.length - 5;
+const ORDER_AT = RECORD_COLUMNS.indexOf('name_order');
 
 /**
  * Fills `row` with a record's COPY columns, RECORD_COLUMNS in order, the six mailing
@@ -661,7 +666,7 @@ export async function importProperties(
   /** The first records' COPY columns and owner names, until the file's name order is known. */
   let pending: { row: string[]; names: string[] }[] = [];
   /** The record being read's COPY columns (RECORD_COLUMNS, see fillRecord), name_order once known. */
-  let row: string[] = new Array<string>(ORDER_AT + 5).fill('');
+  let row: string[] = new Array<string>(ROW_CELLS).fill('');
   /**
    * Where the batch's COPY text goes in chunks of about COPY_CHUNK_SIZE (one CopyData
    * message and socket write per chunk, not per line: a write per line was a fifth of the
@@ -785,7 +790,7 @@ export async function importProperties(
         else {
           const p = (record as { property: RawProperty }).property;
           pending.push({ row, names: [p.owner_name, p.owner_name_2].filter((n) => n !== '') });
-          row = new Array<string>(ORDER_AT + 5).fill('');
+          row = new Array<string>(ROW_CELLS).fill('');
           // detectNameOrder reads no further: the order is known, and the COPY can start.
           if (pending.length >= NAME_ORDER_RECORDS) decideOrder();
         }
