@@ -155,33 +155,34 @@ export function parseStreetLine(streetAddress: string): StreetParts {
   const tokens = addressTokens(streetAddress);
   const { number, next } = takeNumber(tokens);
   const { street, unitType, unitNumber } = splitUnit(tokens.slice(next));
-  let rest = normalizeOrdinals(street);
-
+  const rest = normalizeOrdinals(street);
+  // The name is rest[from, to) once the directionals and the suffix are taken off its ends
+  // (one lookup a word, and no copy of the words but the name's).
+  let from = 0;
+  let to = rest.length;
   let postDirectional: string | null = null;
-  const last = rest[rest.length - 1];
-  if (last !== undefined && isDirectional(last) && rest.length >= 2) {
+  if (to >= 2) {
+    const post = DIRECTIONAL_BY_FORM.get(rest[to - 1] as string);
     const before = rest[0] as string;
-    if (rest.length > 2 || !(isSuffix(before) || isDirectional(before))) {
-      postDirectional = DIRECTIONAL_BY_FORM.get(last) as string;
-      rest = rest.slice(0, -1);
+    if (post !== undefined && (to > 2 || !(isSuffix(before) || isDirectional(before)))) {
+      postDirectional = post;
+      to--;
     }
   }
   let suffix: string | null = null;
-  const tail = rest[rest.length - 1];
-  if (tail !== undefined && rest.length >= 2 && isSuffix(tail)) {
-    suffix = SUFFIX_BY_FORM.get(tail) as string;
-    rest = rest.slice(0, -1);
+  if (to >= 2) {
+    suffix = SUFFIX_BY_FORM.get(rest[to - 1] as string) ?? null;
+    if (suffix !== null) to--;
   }
   let preDirectional: string | null = null;
-  const head = rest[0];
-  if (head !== undefined && rest.length >= 2 && isDirectional(head)) {
-    preDirectional = DIRECTIONAL_BY_FORM.get(head) as string;
-    rest = rest.slice(1);
+  if (to - from >= 2) {
+    preDirectional = DIRECTIONAL_BY_FORM.get(rest[from] as string) ?? null;
+    if (preDirectional !== null) from++;
   }
   return {
     number,
     preDirectional,
-    streetName: normalizeNameTokens(rest),
+    streetName: normalizeNameTokens(from === 0 && to === rest.length ? rest : rest.slice(from, to)),
     suffix,
     postDirectional,
     unitType,

@@ -99,5 +99,6 @@ export function splitUnit(tokens: readonly string[]): UnitSplit {
 }
 
 function stripPound(tokens: readonly string[]): string[] {
-  return tokens.filter((token) => token !== '#');
+  // (A copy either way: the caller may pop the street's last word.)
+  return tokens.includes('#') ? tokens.filter((token) => token !== '#') : tokens.slice();
 }
