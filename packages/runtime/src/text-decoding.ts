@@ -12,9 +12,22 @@
  * Labels follow the WHATWG Encoding Standard, so `iso-8859-1` and `latin1` decode as
  * windows-1252 (as browsers do), a superset for every printable character.
  */
+import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { analyse } from 'chardet';
 import { ApiError } from './api-error.ts';
+
+/**
+ * The index of the first byte above 0x7F, or -1. Most files are ASCII throughout: the
+ * native check answers for a 64 KiB chunk in about 1 µs, where `findIndex` with a callback
+ * took 450 (7 ns a byte, 0.4 s for a 60 MB pure-ASCII file; a file with an accent near
+ * its start leaves ASCII mode at once and never paid it).
+ */
+function firstNonAscii(bytes: Uint8Array): number {
+  if (isAscii(bytes)) return -1;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return i;
+  return -1;
+}
 
 export interface DecodeTextOptions {
   /** Declared charset label (e.g. from Content-Type), if any. */
@@ -215,7 +228,7 @@ export async function* decodeText(
       heldBytes += bytes.length;
       return heldBytes >= DETECT_BYTES ? detect(false) : '';
     }
-    const at = bytes.findIndex((b) => b > 0x7f);
+    const at = firstNonAscii(bytes);
     if (at === -1) {
       bytesBefore += bytes.length;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');

@@ -40,6 +40,12 @@ describe('decodeText', () => {
     // Byte by byte, and with the first accent far into the file: the same answer.
     const long = `${'a,b\n'.repeat(5000)}${accents}`;
     expect(await text([...Buffer.from(long, 'latin1')].map((b) => Uint8Array.of(b)))).toBe(long);
+    // ASCII chunks of 64 KiB, then the first accent in the middle of a later chunk.
+    const ascii = 'a,b\n'.repeat(16_384);
+    const tail = `x,${'y'.repeat(100)}\n${accents}`;
+    expect(await text([Buffer.from(ascii), Buffer.from(ascii), Buffer.from(tail, 'latin1')])).toBe(
+      ascii + ascii + tail,
+    );
     // Curly quotes and the euro sign are Windows-1252's own (0x80–0x9F).
     expect(await text([Buffer.from([0x93, 0x41, 0x94, 0x2c, 0x80])])).toBe('\u201cA\u201d,\u20ac');
   });
