@@ -13,7 +13,7 @@ import type { TraceResult } from '@skiptrace/contracts';
 import { ownerFactsOf, propertyOf, type OwnerFacts, type PropertyColumns, type TraceEngine } from '@skiptrace/core';
 import type { BusDelivery, Consumer, MessageBus } from '@skiptrace/messaging';
 import { recordBatchRows, type Logger } from '@skiptrace/runtime';
-import { jsonDocumentsParam, jsonDocumentsSql, type Database } from '@skiptrace/storage';
+import { jsonDocumentsParam, jsonDocumentsSql, prepared, type Database } from '@skiptrace/storage';
 import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import { TRACED_STATES } from './batch.repository.ts';
 import { BatchWorkerConfig } from './config.ts';
@@ -119,7 +119,7 @@ export function addressKey(r: PropertyColumns): string {
 // chunk, not one per row: a chunk's rows get results only in a transaction that also marks the
 // chunk done (its own, a cancel's, a failure's), so a chunk not done has no result yet, and a
 // done one has nothing left to trace (two deliveries at once: ON CONFLICT DO NOTHING on store).
-export const LOAD_PENDING = `
+export const LOAD_PENDING = prepared(`
 SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name, p.last_name, p.mailing_address, p.apn,
        q.status AS q_status, q.results AS q_results, q.error AS q_error, q.people_total AS q_people_total,
        q.owner_facts AS q_owner_facts, extract(epoch FROM q.completed_at)::float8 AS q_at,
@@ -149,7 +149,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
   ) r ON true
  WHERE p.batch_id = $1::text AND p.row_number BETWEEN $3 AND $4 AND p.status = 'pending'
    AND EXISTS (SELECT 1 FROM batch_chunks k WHERE k.batch_id = $2::bigint AND k.from_row = $3 AND k.state <> 'done')
- ORDER BY p.row_number`;
+ ORDER BY p.row_number`);
 
 // $1 batch id (bigint), $2 the same as text, $3..$4 the chunk's row range, then the outcomes
 // by row as arrays, zipped by position (ROWS FROM); the results as one text ($9) of the rows'
@@ -167,7 +167,7 @@ SELECT p.row_number, p.street_address, p.city, p.state, p.zip_code, p.first_name
 // text too, an empty document for a row without them (NULL). $14 and $15: each row's CSV
 // cells (export.ts resultCsv: before and after its `row` cell), split the same way
 // (csvCellsParams), for the CSV export to splice.
-export const STORE_OUTCOMES = `
+export const STORE_OUTCOMES = prepared(`
 WITH stored AS (
   INSERT INTO batch_results (batch_id, row_number, account_id, trace_key, status, reused, error, results, people_total,
                              owner_facts, csv_before, csv_after)
@@ -211,7 +211,7 @@ UPDATE batch_chunks k
        mobile = k.mobile + c.mobile, stored_at = now()
   FROM counts c
  WHERE k.batch_id = $1::bigint AND k.from_row = $3
-RETURNING c.matched, c.no_match, c.failed`;
+RETURNING c.matched, c.no_match, c.failed`);
 
 /** The chunk's outcomes by row, as the arrays STORE_OUTCOMES unnests. */
 interface Outcomes {

@@ -17,7 +17,7 @@
  * round trips (exact-key lookup, suppression), three when any query needs the other keys.
  */
 import type { Phone } from '@skiptrace/contracts';
-import type { Sql } from '@skiptrace/storage';
+import { prepared, type Sql } from '@skiptrace/storage';
 
 /** What a query is looked up by (@skiptrace/matching blockingKeys). */
 export interface CandidateQuery {
@@ -152,8 +152,8 @@ CROSS JOIN LATERAL (
 export type CandidateBlocks = 'all' | 'address';
 
 const CANDIDATES_SQL: Record<CandidateBlocks, string> = {
-  all: candidatesSql(`${ADDRESS_BLOCK}\n  UNION ALL\n  ${NEAR_BLOCKS}`),
-  address: candidatesSql(ADDRESS_BLOCK),
+  all: prepared(candidatesSql(`${ADDRESS_BLOCK}\n  UNION ALL\n  ${NEAR_BLOCKS}`)),
+  address: prepared(candidatesSql(ADDRESS_BLOCK)),
 };
 
 const DETAILS_SQL = 'SELECT id, phones, emails, source FROM contacts WHERE id = ANY($1::int8[])';

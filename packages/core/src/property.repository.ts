@@ -8,7 +8,7 @@ import {
   type TraceResult,
 } from '@skiptrace/contracts';
 import { recordTrace } from '@skiptrace/runtime';
-import { jsonDocumentsParam, jsonDocumentsSql, type Database, type Sql } from '@skiptrace/storage';
+import { jsonDocumentsParam, jsonDocumentsSql, prepared, type Database, type Sql } from '@skiptrace/storage';
 import { phonesIn, usageUpsertSql, UTC_DAY_SQL } from '@skiptrace/usage';
 import type { BatchRows, OwnerFacts } from './batch-rows.port.ts';
 
@@ -166,28 +166,43 @@ export interface NewProperty {
 }
 
 /** The request's columns as unnest's: `c0 … c7`, the mailing address cast to jsonb. */
+const COMPLETE_PROPERTIES = prepared(`
+WITH done AS (
+  UPDATE properties p SET status = u.status, results = u.results, error = u.error,
+    people_total = u.people_total, owner_facts = u.owner_facts, completed_at = now()
+  FROM ROWS FROM (unnest($1::bigint[]), unnest($2::text[]), ${jsonDocumentsSql('$3')}, unnest($4::text[]),
+                  unnest($5::int[]), ${jsonDocumentsSql('$6')}, unnest($7::int[]))
+    AS u(id, status, results, error, people_total, owner_facts, phones)
+  WHERE p.id = u.id AND p.status = 'pending'
+  RETURNING ${UNCHANGED_ALIASED_COLUMNS}, p.client_id AS usage_client, u.status AS usage_status,
+            u.phones AS usage_phones
+), counted AS (
+  ${COUNT_SYNC_USAGE}
+)
+SELECT ${UNCHANGED_COLUMNS} FROM done`);
+
 const REQUEST_VALUES = REQUEST_FIELDS.map((f, i) => (f === 'mailing_address' ? `c${i}::jsonb` : `c${i}`)).join(', ');
 const REQUEST_ARRAYS = REQUEST_FIELDS.map((_, i) => `$${i + 2}::text[]`).join(', ');
 const REQUEST_NAMES = REQUEST_FIELDS.map((_, i) => `c${i}`).join(', ');
+
+const INSERT_PROPERTIES = prepared(`
+INSERT INTO properties (account_id, client_id, ${REQUEST_FIELDS.join(', ')})
+SELECT a, k, ${REQUEST_VALUES}
+  FROM unnest($1::text[], $${REQUEST_FIELDS.length + 2}::text[], ${REQUEST_ARRAYS})
+    WITH ORDINALITY AS t(a, k, ${REQUEST_NAMES}, n)
+ ORDER BY n
+RETURNING ${COLUMNS}`);
 
 /** Stores the properties in one statement; rows come back in the order given. */
 export async function insertProperties(sql: Sql, items: NewProperty[]): Promise<PropertyRow[]> {
   const values = items.map(({ property }) => requestValues(property));
   // Ids come from the sequence in the order the ordered SELECT feeds the rows in, so sorting
   // the returned rows by id restores the input order.
-  const { rows } = await sql.query<PropertyRow>(
-    `INSERT INTO properties (account_id, client_id, ${REQUEST_FIELDS.join(', ')})
-     SELECT a, k, ${REQUEST_VALUES}
-     FROM unnest($1::text[], $${REQUEST_FIELDS.length + 2}::text[], ${REQUEST_ARRAYS})
-       WITH ORDINALITY AS t(a, k, ${REQUEST_NAMES}, n)
-     ORDER BY n
-     RETURNING ${COLUMNS}`,
-    [
-      items.map((i) => i.accountId),
-      ...REQUEST_FIELDS.map((_, f) => values.map((v) => v[f])),
-      items.map((i) => i.clientId ?? null),
-    ],
-  );
+  const { rows } = await sql.query<PropertyRow>(INSERT_PROPERTIES, [
+    items.map((i) => i.accountId),
+    ...REQUEST_FIELDS.map((_, f) => values.map((v) => v[f])),
+    items.map((i) => i.clientId ?? null),
+  ]);
   return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
 }
 
@@ -303,19 +318,7 @@ export async function completeProperties(
   // documents (results, owner facts) go as one text each (jsonDocumentsParam), the rest as
   // arrays zipped by position.
   const { rows } = await sql.query<Omit<PropertyRow, 'status' | 'results' | 'error' | 'people_total' | 'owner_facts'>>(
-    `WITH done AS (
-       UPDATE properties p SET status = u.status, results = u.results, error = u.error,
-         people_total = u.people_total, owner_facts = u.owner_facts, completed_at = now()
-       FROM ROWS FROM (unnest($1::bigint[]), unnest($2::text[]), ${jsonDocumentsSql('$3')}, unnest($4::text[]),
-                       unnest($5::int[]), ${jsonDocumentsSql('$6')}, unnest($7::int[]))
-         AS u(id, status, results, error, people_total, owner_facts, phones)
-       WHERE p.id = u.id AND p.status = 'pending'
-       RETURNING ${UNCHANGED_ALIASED_COLUMNS}, p.client_id AS usage_client, u.status AS usage_status,
-                 u.phones AS usage_phones
-     ), counted AS (
-       ${COUNT_SYNC_USAGE}
-     )
-     SELECT ${UNCHANGED_COLUMNS} FROM done`,
+    COMPLETE_PROPERTIES,
     [
       items.map((i) => i.id),
       items.map((i) => i.outcome.status),

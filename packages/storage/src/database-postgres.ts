@@ -20,6 +20,7 @@ import {
 import { isUnavailable, mapErrors } from './pg-errors.ts';
 import { addPoolSource } from '@skiptrace/runtime';
 import { tracedQuery } from './observe.ts';
+import { preparedName } from './prepared.ts';
 import { pgTypes } from './type-parsers.ts';
 
 /** Structural subset of a pino logger; the host decides where logs go. */
@@ -44,6 +45,12 @@ function wrapResult<T>(result: pg.QueryResult | pg.QueryResult[]): QueryResult<T
   const last = Array.isArray(result) ? result.at(-1) : result;
   if (!last) return { rows: [], rowCount: 0 };
   return { rows: last.rows as T[], rowCount: last.rowCount ?? last.rows.length };
+}
+
+/** The query as node-postgres takes it: named when the text was marked by prepared(). */
+function statement(text: string, values: unknown[] | undefined): pg.QueryConfig {
+  const name = preparedName(text);
+  return name === undefined ? { text, values } : { name, text, values };
 }
 
 export function createPostgresDatabase(options: PostgresDatabaseOptions): Database {
@@ -90,14 +97,14 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
   const db: Database = {
     kind: 'postgres',
     async query<T>(text: string, params?: unknown[]) {
-      return tracedQuery(text, () => mapErrors(async () => wrapResult<T>(await pool.query(text, params))));
+      return tracedQuery(text, () => mapErrors(async () => wrapResult<T>(await pool.query(statement(text, params)))));
     },
 
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       return withClient(async (client, discard) => {
         const tx: Sql = {
           query: <R>(text: string, params?: unknown[]) =>
-            tracedQuery(text, () => mapErrors(async () => wrapResult<R>(await client.query(text, params)))),
+            tracedQuery(text, () => mapErrors(async () => wrapResult<R>(await client.query(statement(text, params))))),
         };
         await client.query('BEGIN');
         try {

@@ -18,6 +18,7 @@ export { createPgliteDatabase } from './database-pglite.ts';
 export type { PgliteDatabaseOptions } from './database-pglite.ts';
 export { COPY_CHUNK_SIZE, encodeCopyValue } from './copy-text.ts';
 export { jsonDocumentsParam, jsonDocumentsSql } from './json-documents.ts';
+export { prepared } from './prepared.ts';
 export { DEFAULT_MIGRATIONS_DIR } from './migrations.ts';
 export { analyzeAfterLoad } from './statistics.ts';
 export {

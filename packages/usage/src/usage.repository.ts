@@ -3,7 +3,7 @@
  * Counting itself happens in the statements that store work (usage-sql.ts).
  */
 import type { Quotas, QuotaUpdate, UsageCounts } from '@skiptrace/contracts';
-import type { Sql } from '@skiptrace/storage';
+import { prepared, type Sql } from '@skiptrace/storage';
 import { USAGE_COLUMNS } from './usage-sql.ts';
 
 export type UsageRow = UsageCounts & { day?: string; client_id?: string | null };
@@ -38,6 +38,17 @@ const quotasOf = (row: { monthly_hits: string | null; monthly_rows: string | nul
   monthly_hits: row?.monthly_hits == null ? null : Number(row.monthly_hits),
   monthly_rows: row?.monthly_rows == null ? null : Number(row.monthly_rows),
 });
+
+/** Quotas and this month's usage of several accounts ($1), the month starting $2. */
+const QUOTA_STATUSES = prepared(`
+SELECT q.account_id, q.monthly_hits, q.monthly_rows, coalesce(sum(u.hits), 0)::bigint AS hits,
+       coalesce(sum(u.sync_traces + u.batch_rows), 0)::bigint AS rows,
+       (SELECT array_agg(w.quota) FROM quota_warnings w
+         WHERE w.account_id = q.account_id AND w.month = $2::date) AS warned
+  FROM account_quotas q
+  LEFT JOIN usage_daily u ON u.account_id = q.account_id AND u.day >= $2::date
+ WHERE q.account_id = ANY($1::text[]) AND (q.monthly_hits IS NOT NULL OR q.monthly_rows IS NOT NULL)
+ GROUP BY q.account_id, q.monthly_hits, q.monthly_rows`);
 
 export function createUsage(sql: Sql) {
   /** Per day or per client between two UTC days (inclusive), with the totals. */
@@ -109,17 +120,7 @@ export function createUsage(sql: Sql) {
       hits: string;
       rows: string;
       warned: string[] | null;
-    }>(
-      `SELECT q.account_id, q.monthly_hits, q.monthly_rows, coalesce(sum(u.hits), 0)::bigint AS hits,
-              coalesce(sum(u.sync_traces + u.batch_rows), 0)::bigint AS rows,
-              (SELECT array_agg(w.quota) FROM quota_warnings w
-                WHERE w.account_id = q.account_id AND w.month = $2::date) AS warned
-         FROM account_quotas q
-         LEFT JOIN usage_daily u ON u.account_id = q.account_id AND u.day >= $2::date
-        WHERE q.account_id = ANY($1::text[]) AND (q.monthly_hits IS NOT NULL OR q.monthly_rows IS NOT NULL)
-        GROUP BY q.account_id, q.monthly_hits, q.monthly_rows`,
-      [[...new Set(accountIds)], month],
-    );
+    }>(QUOTA_STATUSES, [[...new Set(accountIds)], month]);
     return new Map(
       rows.map((row) => [
         row.account_id,

@@ -1,4 +1,4 @@
-import type { Sql } from '@skiptrace/storage';
+import { prepared, type Sql } from '@skiptrace/storage';
 import { randomId } from './signing.ts';
 
 /** SQL for webhook_messages and webhook_attempts, the durable side of delivery. */
@@ -57,9 +57,13 @@ export type ScheduledMessage = { id: string; endpoint_id: string };
  * matching enabled endpoint costs only its share of the first query (its payload is never
  * encoded); an event whose payload cannot be encoded gets its error instead, and stores nothing.
  */
+const ENABLED_ENDPOINTS = prepared(
+  `SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::text[]) AND enabled`,
+);
+
 export async function fanOut(sql: Sql, events: FanOutEvent[]): Promise<(ScheduledMessage[] | Error)[]> {
   const { rows: endpoints } = await sql.query<{ id: string; account_id: string; events: string[] | null }>(
-    `SELECT id, account_id, events FROM webhook_endpoints WHERE account_id = ANY($1::text[]) AND enabled`,
+    ENABLED_ENDPOINTS,
     [[...new Set(events.map((e) => e.accountId))]],
   );
   const out: (ScheduledMessage[] | Error)[] = events.map(() => []);
