@@ -3,7 +3,7 @@
  * every row of the people a trace may return with their phones' suppression flags — one
  * statement each for the whole batch, by the hash indexes of migrations 100 and 101.
  */
-import type { Sql } from '@skiptrace/storage';
+import { prepared, type Sql } from '@skiptrace/storage';
 import { suppressedNumbers, type StoredPhone } from './find-candidates.ts';
 
 /**
@@ -29,11 +29,16 @@ export interface PropertyRecordRow {
 }
 
 // Only the columns the trace uses (not the situs, parcel number, occupancy or sale date).
-const RECORDS_SQL = `
-SELECT address_key, unit_key, owner_name, owner_name_2, owner_1_first_name, owner_1_last_name, owner_2_first_name,
-       owner_2_last_name, name_order, mailing_street_address, mailing_city, mailing_state, mailing_zip5, mailing_key,
-       mailing_unit_key
-FROM property_records WHERE address_key = ANY($1::text[])`;
+// A prepared statement (@skiptrace/storage): one index probe per key, a LATERAL subquery
+// fenced by OFFSET 0 so the plan is that nested loop whatever the number of keys. Its generic
+// plan then costs no more than a custom one; `address_key = ANY($1)` of a bound array had a
+// generic plan a third slower at a chunk's 500 keys (a custom one is planned every time).
+const RECORDS_SQL = prepared(`
+SELECT r.address_key, r.unit_key, r.owner_name, r.owner_name_2, r.owner_1_first_name, r.owner_1_last_name,
+       r.owner_2_first_name, r.owner_2_last_name, r.name_order, r.mailing_street_address, r.mailing_city,
+       r.mailing_state, r.mailing_zip5, r.mailing_key, r.mailing_unit_key
+  FROM unnest($1::text[]) AS k(address_key)
+ CROSS JOIN LATERAL (SELECT * FROM property_records p WHERE p.address_key = k.address_key OFFSET 0) r`);
 
 /** The records stored at the given address keys, by key (a building may hold several parcels). */
 export async function findPropertyRecords(
@@ -72,10 +77,17 @@ export interface PersonRow {
 // The rows the caller already holds (a candidate's row at the queried address, read with its
 // phones and e-mails by findCandidates) are not read again: a person's row at the address is
 // a third of their rows in a world of three addresses each, and its phones' output (jsonb then,
-// json since migration 111) and parse were most of what reading it cost. `id = ANY` of a bound array is hashed (PG 14+).
-const PERSON_ROWS = `SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen,
-       last_seen, phones, emails, deceased
-  FROM contacts WHERE person_key = ANY($1::text[]) AND person_key <> '' AND NOT (id = ANY($2::int8[]))`;
+// json since migration 111) and parse were most of what reading it cost. One index probe per
+// person (the partial hash index of migration 100, hence `c.person_key <> ''`) in a LATERAL
+// subquery fenced by OFFSET 0, and the held ids as a hashed NOT IN: the same plan, custom or
+// generic, so PEOPLE_SQL is a prepared statement; with `person_key = ANY($1) AND NOT (id =
+// ANY($2))` the generic plan ran 3× slower at a chunk's size (a bound array is hashed for
+// `= ANY` only as a constant, in a custom plan).
+const PERSON_ROWS = `SELECT c.id, c.person_key, c.address_key, c.unit_key, c.street_address, c.city, c.state, c.zip5,
+       c.first_seen, c.last_seen, c.phones, c.emails, c.deceased
+  FROM unnest($1::text[]) AS k(person_key)
+ CROSS JOIN LATERAL (SELECT * FROM contacts c WHERE c.person_key = k.person_key AND c.person_key <> '' OFFSET 0) c
+ WHERE c.id NOT IN (SELECT unnest($2::int8[]))`;
 
 // The same rows and, in the same statement, which phone numbers are on the Do-Not-Call or
 // litigator list: the numbers of the rows read here and those the caller holds ($3). The
@@ -83,7 +95,7 @@ const PERSON_ROWS = `SELECT id, person_key, address_key, unit_key, street_addres
 // are not made distinct (UNION ALL): `= ANY` does not mind repeats, and a HashAggregate over
 // json_array_elements' estimate of 100 elements a row tripled the plan's cost — PostgreSQL's
 // JIT compiles a plan over 100,000 (jit_above_cost), some 6,000 rows a chunk now, 2,000 with it.
-const PEOPLE_SQL = `
+const PEOPLE_SQL = prepared(`
 WITH r AS MATERIALIZED (${PERSON_ROWS})
 SELECT id, person_key, address_key, unit_key, street_address, city, state, zip5, first_seen, last_seen, phones, emails,
        deceased, NULL::text AS kind, NULL::text AS number
@@ -93,7 +105,7 @@ SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, N
   FROM suppression s
  WHERE s.kind IN ('dnc', 'litigator')
    AND s.number = ANY (ARRAY(SELECT p ->> 'number' FROM r, json_array_elements(r.phones) AS p
-                             UNION ALL SELECT unnest($3::text[])))`;
+                             UNION ALL SELECT unnest($3::text[])))`);
 
 /** Most rows read for one person (addresses on file); a person with more keeps the newest by id. */
 export const MAX_ROWS_PER_PERSON = 50;
