@@ -165,7 +165,6 @@ export interface NewProperty {
   property: Property;
 }
 
-/** The request's columns as unnest's: `c0 … c7`, the mailing address cast to jsonb. */
 const COMPLETE_PROPERTIES = prepared(`
 WITH done AS (
   UPDATE properties p SET status = u.status, results = u.results, error = u.error,
@@ -181,6 +180,7 @@ WITH done AS (
 )
 SELECT ${UNCHANGED_COLUMNS} FROM done`);
 
+/** The request's columns as unnest's: `c0 … c7`, the mailing address cast to jsonb. */
 const REQUEST_VALUES = REQUEST_FIELDS.map((f, i) => (f === 'mailing_address' ? `c${i}::jsonb` : `c${i}`)).join(', ');
 const REQUEST_ARRAYS = REQUEST_FIELDS.map((_, i) => `$${i + 2}::text[]`).join(', ');
 const REQUEST_NAMES = REQUEST_FIELDS.map((_, i) => `c${i}`).join(', ');
