@@ -7,7 +7,7 @@ export { countContacts, importContacts } from './import-contacts.ts';
 export type { ContactFormat, ImportContactsOptions, ImportCounts } from './import-contacts.ts';
 export { countPropertyRecords, importProperties } from './import-properties.ts';
 export type { ImportPropertiesOptions } from './import-properties.ts';
-export { seenEnd, seenStart } from './seen-dates.ts';
+export { seenEndDay, seenStartDay } from './seen-dates.ts';
 export { importSuppression } from './import-suppression.ts';
 export type { ImportSuppressionOptions, SuppressionKind } from './import-suppression.ts';
 export {

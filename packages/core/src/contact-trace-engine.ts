@@ -2,8 +2,8 @@ import type { Address, Property, TraceResult } from '@skiptrace/contracts';
 import {
   CANDIDATE_LIMITS,
   findCandidates,
-  seenEnd,
-  seenStart,
+  seenEndDay,
+  seenStartDay,
   findPropertyRecords,
   loadPeople,
   storedDetailsOf,
@@ -190,8 +190,8 @@ function surnameOwners(matches: OwnerMatch[], people: PoolPeople): OwnerMatch[] 
   const ordered = eldest(livingHere.length > 0 ? livingHere : tied).sort(
     (a, b) =>
       Number(b.current !== null) - Number(a.current !== null) ||
-      cmp(seenEnd(b.c.lastSeen), seenEnd(a.c.lastSeen)) ||
-      cmp(seenStart(a.c.firstSeen), seenStart(b.c.firstSeen)) ||
+      seenEndDay(b.c.lastSeen) - seenEndDay(a.c.lastSeen) ||
+      seenStartDay(a.c.firstSeen) - seenStartDay(b.c.firstSeen) ||
       (a.c.birthYear ?? 9999) - (b.c.birthYear ?? 9999),
   );
   const [first, second] = ordered;
@@ -207,8 +207,6 @@ function surnameOwners(matches: OwnerMatch[], people: PoolPeople): OwnerMatch[] 
       Math.abs(first.c.birthYear - second.c.birthYear) < GENERATION_YEARS);
   return partner ? [first, second] : [first];
 }
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The surname matches of the eldest generation, eldest first (people without a birth year

@@ -10,7 +10,13 @@
  */
 import type { Address, AddressSeen, OwnerOfRecord, Phone, Property } from '@skiptrace/contracts';
 import { MAX_ADDRESSES } from '@skiptrace/contracts';
-import { seenEnd, seenStart, type ContactCandidate, type PersonRow, type PropertyRecordRow } from '@skiptrace/contacts';
+import {
+  seenEndDay,
+  seenStartDay,
+  type ContactCandidate,
+  type PersonRow,
+  type PropertyRecordRow,
+} from '@skiptrace/contacts';
 import {
   candidatePerson,
   compareNames,
@@ -179,11 +185,11 @@ function newerFirst(
   a: { first_seen: string; last_seen: string },
   b: { first_seen: string; last_seen: string },
 ): number {
-  const la = seenEnd(a.last_seen);
-  const lb = seenEnd(b.last_seen);
+  const la = seenEndDay(a.last_seen);
+  const lb = seenEndDay(b.last_seen);
   if (la !== lb) return la < lb ? 1 : -1;
-  const fa = seenStart(a.first_seen);
-  const fb = seenStart(b.first_seen);
+  const fa = seenStartDay(a.first_seen);
+  const fb = seenStartDay(b.first_seen);
   return fa === fb ? 0 : fa < fb ? 1 : -1;
 }
 
@@ -224,13 +230,13 @@ export function personView(rows: PersonRow[], suppressed: { dnc: Set<string>; li
         const p = known.phone;
         if (
           stored.last_seen !== undefined &&
-          (p.last_seen === undefined || seenEnd(stored.last_seen) > seenEnd(p.last_seen))
+          (p.last_seen === undefined || seenEndDay(stored.last_seen) > seenEndDay(p.last_seen))
         ) {
           p.last_seen = stored.last_seen;
         }
         if (
           stored.first_seen !== undefined &&
-          (p.first_seen === undefined || seenStart(stored.first_seen) < seenStart(p.first_seen))
+          (p.first_seen === undefined || seenStartDay(stored.first_seen) < seenStartDay(p.first_seen))
         ) {
           p.first_seen = stored.first_seen;
         }
@@ -239,11 +245,11 @@ export function personView(rows: PersonRow[], suppressed: { dnc: Set<string>; li
     for (const email of row.emails) if (!emails.includes(email)) emails.push(email);
   }
   const ordered = [...phones.values()].sort((a, b) => {
-    const la = seenEnd(a.phone.last_seen ?? '');
-    const lb = seenEnd(b.phone.last_seen ?? '');
+    const la = seenEndDay(a.phone.last_seen ?? '');
+    const lb = seenEndDay(b.phone.last_seen ?? '');
     if (la !== lb) return la < lb ? 1 : -1;
     // Undated numbers keep the source's order (a vendor's own ranking).
-    if (la === '') return a.order - b.order;
+    if (la === 0) return a.order - b.order;
     const ta = TYPE_RANK[a.phone.type] ?? 3;
     const tb = TYPE_RANK[b.phone.type] ?? 3;
     return ta - tb || a.order - b.order;

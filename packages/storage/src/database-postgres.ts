@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { arrayLiteral } from './array-literal.ts';
 import { copyChunks, copyStatement } from './copy-text.ts';
 import type { Database, QueryResult, Sql } from './database.port.ts';
 import {
@@ -47,9 +48,13 @@ function wrapResult<T>(result: pg.QueryResult | pg.QueryResult[]): QueryResult<T
   return { rows: last.rows as T[], rowCount: last.rowCount ?? last.rows.length };
 }
 
-/** The query as node-postgres takes it: named when the text was marked by prepared(). */
-function statement(text: string, values: unknown[] | undefined): pg.QueryConfig {
+/**
+ * The query as node-postgres takes it: named when the text was marked by prepared(), its
+ * flat array parameters already written as literals (arrayLiteral).
+ */
+function statement(text: string, params: unknown[] | undefined): pg.QueryConfig {
   const name = preparedName(text);
+  const values = params?.map((value) => (Array.isArray(value) ? (arrayLiteral(value) ?? value) : value));
   return name === undefined ? { text, values } : { name, text, values };
 }
 
