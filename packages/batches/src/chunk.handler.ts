@@ -256,6 +256,22 @@ export function mobileIn(results: readonly { phones?: readonly { type?: string }
   return n;
 }
 
+/** STORE_OUTCOMES's parameters from $5 on. */
+function storeParams(o: Outcomes): unknown[] {
+  return [
+    o.rowNumbers,
+    o.statuses,
+    o.reused,
+    o.errors,
+    jsonDocumentsParam(o.results),
+    o.peopleTotals,
+    jsonDocumentsParam(o.ownerFacts),
+    o.phones,
+    o.mobile,
+    ...csvCellsParams(o.csv),
+  ];
+}
+
 export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
   const { db, bus, engine, logger } = deps;
   const maxAttempts = deps.config?.maxAttempts ?? 5;
@@ -387,7 +403,10 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       // A fresh batch (?fresh=true, a re-run) traces every row: no stored result is reused.
       batch.fresh ? 0 : reuseTtlSeconds,
     ]);
-    const outcomes = rows.length > 0 ? await outcomesOf(rows, delivery.attempt) : undefined;
+    // The outcomes as STORE_OUTCOMES's parameters from here on, before the transaction's round
+    // trips: each row's results, facts and cells become garbage at once, not after surviving
+    // (and being copied by) the young-generation collections of the other chunks in flight.
+    const stored = rows.length > 0 ? storeParams(await outcomesOf(rows, delivery.attempt)) : undefined;
     const { next, counts } = await db.transaction(async (tx) => {
       // A cancel, fail or purge that got here first has settled the rows: store nothing.
       const status = await lockBatch(tx, job.batchId, 'share');
@@ -398,24 +417,15 @@ export function createBatchChunkHandler(deps: BatchChunkHandlerDeps) {
       );
       // Only the delivery that finished the chunk hands the window on, so redeliveries add no jobs.
       const claimed = rowCount > 0 ? await claimChunks(tx, job.batchId, 1) : [];
-      if (!outcomes) return { next: claimed, counts: undefined };
-      const { rows: stored } = await tx.query<Record<'matched' | 'no_match' | 'failed', number>>(STORE_OUTCOMES, [
+      if (!stored) return { next: claimed, counts: undefined };
+      const { rows: counted } = await tx.query<Record<'matched' | 'no_match' | 'failed', number>>(STORE_OUTCOMES, [
         job.batchId,
         job.batchId,
         job.fromRow,
         job.toRow,
-        outcomes.rowNumbers,
-        outcomes.statuses,
-        outcomes.reused,
-        outcomes.errors,
-        jsonDocumentsParam(outcomes.results),
-        outcomes.peopleTotals,
-        jsonDocumentsParam(outcomes.ownerFacts),
-        outcomes.phones,
-        outcomes.mobile,
-        ...csvCellsParams(outcomes.csv),
+        ...stored,
       ]);
-      return { next: claimed, counts: stored[0] };
+      return { next: claimed, counts: counted[0] };
     });
     // Counted after the commit, from the rows this delivery stored (a redelivery adds none).
     recordBatchRows('completed', counts?.matched ?? 0);

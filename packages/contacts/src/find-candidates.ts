@@ -96,33 +96,34 @@ interface StoredDetails {
   source: string;
 }
 
-interface CandidateRow {
-  i: string;
-  id: string;
-  address_key: string;
-  unit_key: string;
-  first_name: string;
-  last_name: string;
-  first_norm: string;
-  last_norm: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip5: string;
-  phones: StoredPhone[] | null;
-  emails: string[] | null;
-  source: string | null;
-  person_key: string;
-  middle_name: string;
-  suffix: string;
-  birth_year: number | null;
-  deceased: boolean;
-  first_seen: string;
-  last_seen: string;
-}
+/**
+ * A row as the candidate query returns it: the candidate itself (its columns named as
+ * ContactCandidate's fields, so the driver's row object is the candidate, not copied into
+ * one) with its stored details and its query's ordinal.
+ */
+type CandidateRow = ContactCandidate & { i: string; phones: StoredPhone[] | null; emails: string[]; source: string };
 
 const COLUMNS =
   'id, address_key, unit_key, first_name, last_name, first_norm, last_norm, street_address, city, state, zip5, phones, emails, source, person_key, middle_name, suffix, birth_year, deceased, first_seen, last_seen';
+/** Each column as the CandidateRow field it becomes (emails and source never null: StoredDetails). */
+const AS_FIELD: Record<string, string> = {
+  address_key: '"addressKey"',
+  unit_key: '"unitKey"',
+  first_name: '"firstName"',
+  last_name: '"lastName"',
+  first_norm: '"firstNorm"',
+  last_norm: '"lastNorm"',
+  street_address: '"streetAddress"',
+  person_key: '"personKey"',
+  middle_name: '"middleName"',
+  birth_year: '"birthYear"',
+  first_seen: '"firstSeen"',
+  last_seen: '"lastSeen"',
+};
+const OUTPUT: Record<string, string> = {
+  emails: `coalesce(c.emails, '{}') AS emails`,
+  source: `coalesce(c.source, '') AS source`,
+};
 const HOUSE_NUMBER = `split_part(address_key, '|', 1)`;
 
 // The exact-key branch names ZIP and number too, so that without statistics its estimate
@@ -141,7 +142,7 @@ const NEAR_BLOCKS = `(SELECT ${COLUMNS} FROM contacts
 // through another key needs no further read.
 const candidatesSql = (blocks: string) => `
 SELECT q.i, ${COLUMNS.split(', ')
-  .map((column) => `c.${column}`)
+  .map((column) => OUTPUT[column] ?? (AS_FIELD[column] ? `c.${column} AS ${AS_FIELD[column]}` : `c.${column}`))
   .join(', ')}
 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS q(akey, hn, zip5, state, city, i)
 CROSS JOIN LATERAL (
@@ -198,29 +199,9 @@ export async function findCandidates(
     // A row can be in two blocks of one query only when its keys are inconsistent; once.
     if ((seen[at] as Set<string>).has(row.id)) continue;
     (seen[at] as Set<string>).add(row.id);
-    const candidate: ContactCandidate = {
-      id: row.id,
-      addressKey: row.address_key,
-      unitKey: row.unit_key,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      firstNorm: row.first_norm,
-      lastNorm: row.last_norm,
-      streetAddress: row.street_address,
-      city: row.city,
-      state: row.state,
-      zip5: row.zip5,
-      personKey: row.person_key,
-      middleName: row.middle_name,
-      suffix: row.suffix,
-      birthYear: row.birth_year,
-      deceased: row.deceased,
-      firstSeen: row.first_seen,
-      lastSeen: row.last_seen,
-    };
-    if (row.phones !== null) {
-      detailsOf.set(candidate, { phones: row.phones, emails: row.emails ?? [], source: row.source ?? '' });
-    }
+    // The row is the candidate (extra fields and all: they are read through storedDetailsOf).
+    const candidate: ContactCandidate = row;
+    if (row.phones !== null) detailsOf.set(candidate, row as StoredDetails);
     (out[at] as ContactCandidate[]).push(candidate);
   }
   for (const list of out) list.sort(byId);

@@ -163,12 +163,11 @@ export async function loadPeople(
     [...held],
     asked,
   ]);
+  // A person row keeps its two null suppression columns (a copy without them was an object
+  // more a row, and the rows are most of what a chunk holds through its round trips).
   for (const row of result.rows) {
     if (row.id === null) (row.kind === 'dnc' ? suppressed.dnc : suppressed.litigator).add(row.number!);
-    else {
-      const { kind: _kind, number: _number, ...person } = row;
-      add(person);
-    }
+    else add(row);
   }
   for (const [key, list] of rows) {
     list.sort(byId);
