@@ -80,9 +80,10 @@ const leap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || 
 
 /**
  * A stored date as the number YYYYMMDD of the first (`end` false) or last day it can mean;
- * 0 for '' and for anything not in a stored form. Orders as the `YYYY-MM-DD` text of that day
- * would (seenEnd; a '' is older than any date) without building a string: for comparators on the trace's paths,
- * where the strings were a tenth of a batch worker's allocations.
+ * 0 for '' and for anything not in a stored form. Orders as the `YYYY-MM-DD` text of that
+ * day would (seenEnd; a '' is older than any date) without building a string: for the
+ * trace's comparators, where those strings were 7 % of a batch worker's allocations
+ * (docs/benchmarks.md, note 18).
  */
 function seenDay(stored: string, end: boolean): number {
   if (stored.length < 4) return 0;
