@@ -103,27 +103,40 @@ interface StoredDetails {
  */
 type CandidateRow = ContactCandidate & { i: string; phones: StoredPhone[] | null; emails: string[]; source: string };
 
-const COLUMNS =
-  'id, address_key, unit_key, first_name, last_name, first_norm, last_norm, street_address, city, state, zip5, phones, emails, source, person_key, middle_name, suffix, birth_year, deceased, first_seen, last_seen';
-/** Each column as the CandidateRow field it becomes (emails and source never null: StoredDetails). */
-const AS_FIELD: Record<string, string> = {
-  address_key: '"addressKey"',
-  unit_key: '"unitKey"',
-  first_name: '"firstName"',
-  last_name: '"lastName"',
-  first_norm: '"firstNorm"',
-  last_norm: '"lastNorm"',
-  street_address: '"streetAddress"',
-  person_key: '"personKey"',
-  middle_name: '"middleName"',
-  birth_year: '"birthYear"',
-  first_seen: '"firstSeen"',
-  last_seen: '"lastSeen"',
-};
-const OUTPUT: Record<string, string> = {
-  emails: `coalesce(c.emails, '{}') AS emails`,
-  source: `coalesce(c.source, '') AS source`,
-};
+/** The columns a lookup reads, each with the CandidateRow field it becomes. */
+const FIELDS = {
+  id: 'id',
+  address_key: 'addressKey',
+  unit_key: 'unitKey',
+  first_name: 'firstName',
+  last_name: 'lastName',
+  first_norm: 'firstNorm',
+  last_norm: 'lastNorm',
+  street_address: 'streetAddress',
+  city: 'city',
+  state: 'state',
+  zip5: 'zip5',
+  phones: 'phones',
+  emails: 'emails',
+  source: 'source',
+  person_key: 'personKey',
+  middle_name: 'middleName',
+  suffix: 'suffix',
+  birth_year: 'birthYear',
+  deceased: 'deceased',
+  first_seen: 'firstSeen',
+  last_seen: 'lastSeen',
+} satisfies Record<string, keyof CandidateRow>;
+const COLUMNS = Object.keys(FIELDS).join(', ');
+/** What a null of these columns reads as (StoredDetails: emails and source are never null). */
+const WHEN_NULL: Partial<Record<string, string>> = { emails: `'{}'`, source: `''` };
+/** The outer SELECT's list: each column as its field. */
+const AS_FIELDS = Object.entries(FIELDS)
+  .map(([column, field]) => {
+    const value = WHEN_NULL[column] === undefined ? `c.${column}` : `coalesce(c.${column}, ${WHEN_NULL[column]})`;
+    return `${value} AS "${field}"`;
+  })
+  .join(', ');
 const HOUSE_NUMBER = `split_part(address_key, '|', 1)`;
 
 // The exact-key branch names ZIP and number too, so that without statistics its estimate
@@ -141,9 +154,7 @@ const NEAR_BLOCKS = `(SELECT ${COLUMNS} FROM contacts
 // the second only serves the few queries that found nobody there, so a person chosen
 // through another key needs no further read.
 const candidatesSql = (blocks: string) => `
-SELECT q.i, ${COLUMNS.split(', ')
-  .map((column) => OUTPUT[column] ?? (AS_FIELD[column] ? `c.${column} AS ${AS_FIELD[column]}` : `c.${column}`))
-  .join(', ')}
+SELECT q.i, ${AS_FIELDS}
 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS q(akey, hn, zip5, state, city, i)
 CROSS JOIN LATERAL (
   ${blocks}

@@ -13,8 +13,12 @@ const COMPACT = /^(\d{4})(\d{2})(\d{2})?$/;
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const leap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+/** Days in the month (1–12) of the year. */
 function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month === 2 && leap(year) ? 29 : MONTH_DAYS[month - 1]!;
 }
 
 function build(year: number, month: number | undefined, day: number | undefined): string | null {
@@ -57,11 +61,11 @@ function parseSeen(text: string): string | null {
   return null;
 }
 
-const endMemo = new BoundedMemo<string>(10_000);
+const endMemo = new BoundedMemo<number>(10_000);
 
-/** seenEnd of the date as written (unreadable or empty: ''), memoised: for ordering a person's rows by last_seen. */
-export function seenEndOf(text: string): string {
-  return memoized(endMemo, text, (written) => seenEnd(normalizeSeen(written) ?? ''));
+/** seenEndDay of the date as written (unreadable or empty: 0), memoised: for ordering a person's rows by last_seen. */
+export function seenEndOf(text: string): number {
+  return memoized(endMemo, text, (written) => seenEndDay(normalizeSeen(written) ?? ''));
 }
 
 /** The digits of `stored` from `at` to `at + n` as a number, or -1 when one is not a digit. */
@@ -75,13 +79,10 @@ function digits(stored: string, at: number, n: number): number {
   return value;
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const leap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-
 /**
  * A stored date as the number YYYYMMDD of the first (`end` false) or last day it can mean;
  * 0 for '' and for anything not in a stored form. Orders as the `YYYY-MM-DD` text of that
- * day would (seenEnd; a '' is older than any date) without building a string: for the
+ * day would (a '' is older than any date) without building a string: for the
  * trace's comparators, where those strings were 7 % of a batch worker's allocations
  * (docs/benchmarks.md, note 18).
  */
@@ -93,10 +94,7 @@ function seenDay(stored: string, end: boolean): number {
   if (stored.charCodeAt(4) !== 45 /* - */) return 0;
   const month = digits(stored, 5, 2);
   if (month < 1 || month > 12) return 0;
-  if (stored.length === 7) {
-    const last = month === 2 && leap(year) ? 29 : MONTH_DAYS[month - 1]!;
-    return year * 10_000 + month * 100 + (end ? last : 1);
-  }
+  if (stored.length === 7) return year * 10_000 + month * 100 + (end ? daysIn(year, month) : 1);
   if (stored.length !== 10 || stored.charCodeAt(7) !== 45) return 0;
   const day = digits(stored, 8, 2);
   return day < 0 ? 0 : year * 10_000 + month * 100 + day;
@@ -107,10 +105,3 @@ export const seenEndDay = (stored: string): number => seenDay(stored, true);
 
 /** The first day a stored date can mean, as YYYYMMDD (0: '' or unreadable): for ordering first_seen. */
 export const seenStartDay = (stored: string): number => seenDay(stored, false);
-
-/** The last day a stored date can mean, as `YYYY-MM-DD` ('' stays ''): for ordering last_seen. */
-function seenEnd(stored: string): string {
-  if (stored.length === 4) return `${stored}-12-31`;
-  if (stored.length === 7) return `${stored}-${pad(daysIn(Number(stored.slice(0, 4)), Number(stored.slice(5))))}`;
-  return stored;
-}
