@@ -6,9 +6,12 @@
 // and the integration tests against them (never cached), then the containers removed.
 // Prints the time each part took. SKIPTRACE_TEST_SERVICES=local runs the integration tests
 // against the machine's own services instead (a machine without Docker).
-// Integration tests run one file at a time: some stop, pause or restart the containers.
+// Integration files run two at a time (each has its own database, vhost and key prefix, and
+// most of their time is spent waiting); a file whose header says `// @run-alone: why` (it
+// stops, pauses or restarts a service, blocks the broker, or times answers) runs after them,
+// one at a time.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -70,6 +73,21 @@ const report = (name: string) => ['--json', `--outputFile=${join(reports, `${nam
 // Each package's test task writes .jest/unit.json (a cached output, restored on a cache hit);
 // a package a filtered run leaves out has none, so the count below is this run's.
 const unitReports = listPackages('.').map((p) => join(p.dir, '.jest', 'unit.json'));
+const integrationReports = ['integration-shared', 'integration-alone'].map((name) => join(reports, `${name}.json`));
+
+/** The integration test files under dir (the integration project's testMatch), sorted. */
+function integrationFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!['node_modules', '.tsbuild', '.jest', '.turbo', 'dist'].includes(entry.name))
+        out.push(...integrationFiles(path));
+    } else if (entry.name.endsWith('.int.test.ts')) out.push(path);
+  }
+  return out.sort();
+}
+const RUN_ALONE = /^\/\/ @run-alone: /m;
 
 const mode = serviceMode();
 let services: StartedServices | undefined;
@@ -128,14 +146,20 @@ async function main(): Promise<void> {
     });
     env = { ...process.env, ...services.env };
   }
-  try {
-    await step(
+  const files = ['packages', 'services', 'test'].filter((dir) => existsSync(dir)).flatMap(integrationFiles);
+  const alone = files.filter((file) => RUN_ALONE.test(readFileSync(file, 'utf8')));
+  const shared = files.filter((file) => !alone.includes(file));
+  const integration = (title: string, name: string, workers: string[], paths: string[]) =>
+    step(
       'integration',
-      'integration tests',
+      `${title} (${paths.length} files)`,
       process.execPath,
-      [...jest, '--selectProjects', 'integration', '--runInBand', ...report('integration')],
+      [...jest, '--selectProjects', 'integration', ...workers, ...report(name), '--runTestsByPath', ...paths],
       env,
     );
+  try {
+    await integration('integration tests, two files at a time', 'integration-shared', ['--maxWorkers=2'], shared);
+    await integration('integration tests that run alone', 'integration-alone', ['--runInBand'], alone);
   } finally {
     await removeContainers();
   }
@@ -159,7 +183,7 @@ if (failure) {
 // One closing line in the plain form CI readers understand.
 let passed = 0;
 let failed = 0;
-for (const file of [...unitReports.filter((f) => existsSync(f)), join(reports, 'integration.json')]) {
+for (const file of [...unitReports.filter((f) => existsSync(f)), ...integrationReports]) {
   const r = JSON.parse(readFileSync(file, 'utf8')) as {
     numPassedTests: number;
     numFailedTests: number;

@@ -7,6 +7,7 @@
  * redelivery). The account's usage must equal what the answers hold: traces, hits, misses,
  * phones per client, and one webhook delivery per accepted attempt at the receiver.
  */
+// @run-alone: five processes and 10,000 traces keep both cores busy on their own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -62,7 +62,7 @@ export type BatchesConfig = z.infer<typeof BatchesConfig>;
 
 /** Chunk worker settings. */
 export const BatchWorkerConfig = z.object({
-  /** Chunk jobs one worker holds unacknowledged at once. Default 2. */
+  /** Chunk jobs one worker holds unacknowledged at once. Default 4. */
   prefetch: int(1).default(4),
   /** Deliveries of a failing chunk before its rows are marked failed. Default 5. */
   maxAttempts: int(1).default(5),

@@ -1,3 +1,4 @@
+// @run-alone: stops and starts the broker.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';

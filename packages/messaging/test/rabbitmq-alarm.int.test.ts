@@ -5,6 +5,7 @@
  * broker lock exclusively: the alarm blocks every publisher on the broker (the run's
  * container; `rabbitmqctl` runs inside it).
  */
+// @run-alone: the alarm blocks every publisher on the broker.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError } from '../src/bus.port.ts';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';

@@ -4,6 +4,7 @@
  * exclusively so this package's other integration tests are not running against a broker
  * that is going away.
  */
+// @run-alone: stops and starts the broker.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError } from '../src/bus.port.ts';
 import { createRabbitBus } from '../src/bus-rabbitmq.ts';

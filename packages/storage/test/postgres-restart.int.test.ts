@@ -2,9 +2,10 @@
  * Stops the run's PostgreSQL container (docker stop) for a few seconds, then starts it
  * again (always, in finally and afterAll); the machine's own server is not touched. Other
  * files of this run sharing the container would see connection errors, which is why
- * integration files run one at a time. Checks that the adapter fails fast while
+ * this file runs alone (scripts/test.ts). Checks that the adapter fails fast while
  * the server is down and recovers without being recreated.
  */
+// @run-alone: stops and starts PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createTestDatabaseUrl, startPostgres, stopPostgres, waitUntil } from '@skiptrace/testing';
 import type { TestDatabase } from '@skiptrace/testing';

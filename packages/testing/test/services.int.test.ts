@@ -1,3 +1,4 @@
+// @run-alone: pauses and restarts the services.
 import { describe, expect, it, jest } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ensureServices } from '../scripts/ensure-services.ts';

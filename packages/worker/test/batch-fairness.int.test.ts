@@ -5,6 +5,7 @@
  * are still answered promptly, and a small batch of another account submitted after the
  * big one finishes first.
  */
+// @run-alone: times synchronous answers during a batch: other files' load would be measured too.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { PropertyResponse } from '@skiptrace/contracts';
 import { createTraceWorker, insertProperty } from '@skiptrace/core';

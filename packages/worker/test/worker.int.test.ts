@@ -1,3 +1,4 @@
+// @run-alone: stops and starts the broker.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createBatchRows } from '@skiptrace/batches';
 import type { PropertyResponse } from '@skiptrace/contracts';
