@@ -9,6 +9,11 @@
  * so awaiting it from inside the transaction deadlocks (node-postgres would use a second
  * connection instead).
  */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { Results, Transaction } from '@electric-sql/pglite';
 import { copyChunks, copyStatement } from './copy-text.ts';
@@ -45,9 +50,71 @@ function sqlOf(tx: Transaction): Sql {
   };
 }
 
+/**
+ * A fresh cluster (initdb's output, dumped before anything is written to it) from which
+ * in-memory databases start: initdb costs 1.5–2 s of CPU a database, loading the dump about
+ * 0.5 s, and tests start one per file or per test. Kept between processes in the storage
+ * package's `node_modules/.cache`, named after the PGlite build that made it; written once
+ * (to a temporary name, then renamed), read by every later process. Undefined when it can
+ * be neither read nor made: each database then runs its own initdb.
+ */
+let freshCluster: Promise<Blob | undefined> | undefined;
+
+/** Where the fresh cluster is kept (exported for its test). */
+export function clusterPath(): string {
+  const build = createHash('sha256').update(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  const name = `pglite-cluster-${build.digest('hex').slice(0, 16)}.tar`;
+  return fileURLToPath(new URL(`../node_modules/.cache/skiptrace/${name}`, import.meta.url));
+}
+
+async function readOrMakeCluster(): Promise<Blob | undefined> {
+  const path = clusterPath();
+  try {
+    return new Blob([await readFile(path)]);
+  } catch {
+    // Not made yet on this machine.
+  }
+  let cluster: Blob;
+  try {
+    const pglite = await PGlite.create();
+    cluster = await pglite.dumpDataDir('none');
+    await pglite.close();
+  } catch {
+    return undefined;
+  }
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(partial, new Uint8Array(await cluster.arrayBuffer()));
+    await rename(partial, path);
+  } catch {
+    // A read-only install: this process keeps its own.
+  }
+  return cluster;
+}
+
+/** A started PGlite: in dataDir as it is, or in memory from the fresh cluster. */
+async function startPglite(dataDir: string | undefined): Promise<PGlite> {
+  if (dataDir !== undefined) return PGlite.create({ dataDir, parsers: pgliteParsers });
+  freshCluster ??= readOrMakeCluster();
+  const loadDataDir = await freshCluster;
+  if (loadDataDir !== undefined) {
+    try {
+      return await PGlite.create({ parsers: pgliteParsers, loadDataDir });
+    } catch {
+      // A damaged cache file: this database runs initdb, the next one makes the file again.
+      freshCluster = undefined;
+      await rm(clusterPath(), { force: true }).catch(() => undefined);
+    }
+  }
+  return PGlite.create({ parsers: pgliteParsers });
+}
+
 export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Database {
   const { migrationsDir = DEFAULT_MIGRATIONS_DIR } = options;
-  const pglite = new PGlite({ dataDir: options.dataDir, parsers: pgliteParsers });
+  const started = startPglite(options.dataDir);
+  // Its failure reaches every caller; unawaited, it must not end the process.
+  started.catch(() => undefined);
   let migrating: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
 
@@ -57,6 +124,7 @@ export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Datab
   }
 
   async function applyPending(): Promise<string[]> {
+    const pglite = await started;
     await pglite.exec(CREATE_MIGRATIONS_TABLE);
     const done = await pglite.query<{ name: string }>('SELECT name FROM schema_migrations');
     const pending = pendingMigrations(
@@ -79,11 +147,11 @@ export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Datab
   const db: Database = {
     kind: 'pglite',
     async query<T>(text: string, params?: unknown[]) {
-      return tracedQuery(text, async () => wrapResult<T>(await pglite.query<T>(text, params)));
+      return tracedQuery(text, async () => wrapResult<T>(await (await started).query<T>(text, params)));
     },
 
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-      return pglite.transaction((tx) => fn(sqlOf(tx)));
+      return started.then((pglite) => pglite.transaction((tx) => fn(sqlOf(tx))));
     },
 
     copyRows(table, columns, rows) {
@@ -92,27 +160,29 @@ export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Datab
 
     copyText(table, columns, chunks) {
       const statement = copyStatement(table, columns, "'/dev/blob'");
-      return pglite.transaction(async (tx) => {
-        let written = 0;
-        let parts: string[] = [];
-        let size = 0;
-        for await (const chunk of chunks) {
-          parts.push(chunk);
-          size += chunk.length;
-          // Each blob must end at a row boundary: cut after the chunk's last newline and
-          // carry the rest (a chunk without one keeps accumulating).
-          const end = size >= BLOB_BATCH_SIZE ? chunk.lastIndexOf('\n') + 1 : 0;
-          if (end > 0) {
-            const rest = chunk.slice(end);
-            parts[parts.length - 1] = chunk.slice(0, end);
-            written += await copyBatch(tx, statement, parts);
-            parts = rest === '' ? [] : [rest];
-            size = rest.length;
+      return started.then((pglite) =>
+        pglite.transaction(async (tx) => {
+          let written = 0;
+          let parts: string[] = [];
+          let size = 0;
+          for await (const chunk of chunks) {
+            parts.push(chunk);
+            size += chunk.length;
+            // Each blob must end at a row boundary: cut after the chunk's last newline and
+            // carry the rest (a chunk without one keeps accumulating).
+            const end = size >= BLOB_BATCH_SIZE ? chunk.lastIndexOf('\n') + 1 : 0;
+            if (end > 0) {
+              const rest = chunk.slice(end);
+              parts[parts.length - 1] = chunk.slice(0, end);
+              written += await copyBatch(tx, statement, parts);
+              parts = rest === '' ? [] : [rest];
+              size = rest.length;
+            }
           }
-        }
-        if (parts.length > 0) written += await copyBatch(tx, statement, parts);
-        return written;
-      });
+          if (parts.length > 0) written += await copyBatch(tx, statement, parts);
+          return written;
+        }),
+      );
     },
 
     migrate() {
@@ -123,11 +193,11 @@ export function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Datab
     },
 
     async ping() {
-      await pglite.query('SELECT 1');
+      await (await started).query('SELECT 1');
     },
 
     close() {
-      closing ??= pglite.close();
+      closing ??= started.then((pglite) => pglite.close());
       return closing;
     },
   };

@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { createPgliteDatabase } from '../src/database-pglite.ts';
+import { clusterPath, createPgliteDatabase } from '../src/database-pglite.ts';
 import { createDatabase } from '../src/index.ts';
 import { describeDatabaseContract } from './database.contract.ts';
 
@@ -43,5 +44,38 @@ describe('PGlite with a data directory', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('in-memory databases from the kept fresh cluster', () => {
+  it('each starts empty: what one writes, the next does not see', async () => {
+    const first = createPgliteDatabase();
+    await first.query('CREATE TABLE written_by_first (n int)');
+    await first.query('INSERT INTO written_by_first VALUES (1)');
+    const second = createPgliteDatabase();
+    const { rows } = await second.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_class WHERE relname = 'written_by_first'",
+    );
+    expect(rows).toEqual([{ n: 0 }]);
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('a damaged cluster file is replaced, and a new process still starts its database', async () => {
+    // The file is read once a process: a new one (Node runs the TypeScript sources) finds it damaged.
+    const path = clusterPath();
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, 'not a tar archive');
+    const source = new URL('../src/database-pglite.ts', import.meta.url).href;
+    const script = `import { createPgliteDatabase } from ${JSON.stringify(source)};
+      for (let i = 0; i < 2; i++) {
+        const db = createPgliteDatabase();
+        console.log(JSON.stringify((await db.query('SELECT 1 AS ok')).rows));
+        await db.close();
+      }`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stdout.trim().split('\n')).toEqual(['[{"ok":1}]', '[{"ok":1}]']);
+    expect(child.status).toBe(0);
+    // The first database ran initdb and dropped the damaged file; the second made it again.
+    expect((await stat(path)).size).toBeGreaterThan(1_000_000);
   });
 });
