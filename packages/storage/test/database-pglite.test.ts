@@ -78,4 +78,33 @@ describe('in-memory databases from the kept fresh cluster', () => {
     // The first database ran initdb and dropped the damaged file; the second made it again.
     expect((await stat(path)).size).toBeGreaterThan(1_000_000);
   });
+
+  it('a new data directory starts from the cluster, or from initdb when the file is damaged', async () => {
+    const path = clusterPath();
+    const parent = await mkdtemp(join(tmpdir(), 'pglite-first-start-'));
+    const source = new URL('../src/database-pglite.ts', import.meta.url).href;
+    try {
+      for (const damaged of [false, true]) {
+        if (damaged) await writeFile(path, 'not a tar archive');
+        const dataDir = join(parent, damaged ? 'after-damage' : 'fresh');
+        const script = `import { createPgliteDatabase } from ${JSON.stringify(source)};
+          const dataDir = ${JSON.stringify(dataDir)};
+          const db = createPgliteDatabase({ dataDir });
+          await db.query('CREATE TABLE kept (n int)');
+          await db.query('INSERT INTO kept VALUES (7)');
+          await db.close();
+          const again = createPgliteDatabase({ dataDir });
+          console.log(JSON.stringify((await again.query('SELECT n FROM kept')).rows));
+          await again.close();`;
+        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+        expect({ damaged, out: child.stdout.trim(), status: child.status }).toEqual({
+          damaged,
+          out: '[{"n":7}]',
+          status: 0,
+        });
+      }
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
 });
