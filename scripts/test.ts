@@ -10,8 +10,8 @@
 // most of their time is spent waiting); a file whose header says `// @run-alone: why` (it
 // stops, pauses or restarts a service, blocks the broker, or times answers) runs after them,
 // one at a time.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -73,19 +73,17 @@ const report = (name: string) => ['--json', `--outputFile=${join(reports, `${nam
 // Each package's test task writes .jest/unit.json (a cached output, restored on a cache hit);
 // a package a filtered run leaves out has none, so the count below is this run's.
 const unitReports = listPackages('.').map((p) => join(p.dir, '.jest', 'unit.json'));
-const integrationReports = ['integration-shared', 'integration-alone'].map((name) => join(reports, `${name}.json`));
+const INTEGRATION_RUNS = { shared: 'integration-shared', alone: 'integration-alone' } as const;
+const integrationReports = Object.values(INTEGRATION_RUNS).map((name) => join(reports, `${name}.json`));
 
-/** The integration test files under dir (the integration project's testMatch), sorted. */
-function integrationFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!['node_modules', '.tsbuild', '.jest', '.turbo', 'dist'].includes(entry.name))
-        out.push(...integrationFiles(path));
-    } else if (entry.name.endsWith('.int.test.ts')) out.push(path);
-  }
-  return out.sort();
+/** The integration project's test files, as Jest itself finds them (absolute paths). */
+function integrationFiles(): string[] {
+  const listed = spawnSync(process.execPath, [...jest, '--selectProjects', 'integration', '--listTests', '--json'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (listed.status !== 0) throw new StepFailed(`jest --listTests: exit ${listed.status ?? listed.signal}`);
+  return (JSON.parse(listed.stdout) as string[]).sort();
 }
 const RUN_ALONE = /^\/\/ @run-alone: /m;
 
@@ -146,7 +144,7 @@ async function main(): Promise<void> {
     });
     env = { ...process.env, ...services.env };
   }
-  const files = ['packages', 'services', 'test'].filter((dir) => existsSync(dir)).flatMap(integrationFiles);
+  const files = integrationFiles();
   const alone = files.filter((file) => RUN_ALONE.test(readFileSync(file, 'utf8')));
   const shared = files.filter((file) => !alone.includes(file));
   const integration = (title: string, name: string, workers: string[], paths: string[]) =>
@@ -158,8 +156,8 @@ async function main(): Promise<void> {
       env,
     );
   try {
-    await integration('integration tests, two files at a time', 'integration-shared', ['--maxWorkers=2'], shared);
-    await integration('integration tests that run alone', 'integration-alone', ['--runInBand'], alone);
+    await integration('integration tests, two files at a time', INTEGRATION_RUNS.shared, ['--maxWorkers=2'], shared);
+    await integration('integration tests that run alone', INTEGRATION_RUNS.alone, ['--runInBand'], alone);
   } finally {
     await removeContainers();
   }
