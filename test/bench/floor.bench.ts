@@ -1,26 +1,29 @@
 /**
  * The sync path's floor on this machine (#26): what the hops the design card puts on a
  * synchronous trace cost when nothing else is done on them. An Express 5 JSON POST route
- * (the bare reference's) that sends the body over RabbitMQ to a worker and waits for the
- * answer (a queue, a consumer with prefetch, the direct reply-to), the worker reading the
- * contacts at the body's address key from PostgreSQL (an index probe), storing the answer
- * (an INSERT, committed) and replying; the route answers with the reply. Jobs that arrive
+ * (the bare reference's) sends the body over RabbitMQ to a worker and waits for the answer
+ * (a queue, a consumer with prefetch, the direct reply-to); the worker reads the contacts
+ * at the body's address key from PostgreSQL (an index probe), stores the answer (an
+ * INSERT, committed) and replies; the route answers with the reply. Jobs that arrive
  * together share one read and one INSERT (two groups in flight at most), as the real
- * worker batches its statements. No token check, rate limit, validation, matching, owner
- * model, metrics, spans, events (unless --events) or durable queues: every one of those is work the real
- * path adds on top.
+ * worker batches its statements. No token check, rate limit, validation, metrics, spans,
+ * idempotency, usage counting or durable queues, and unless asked no matching and no
+ * events: every one of those is work the real path adds on top.
  *
  *   node test/bench/floor.bench.ts [--database bench_owners_1m] [--seconds 15]
- *     [--connections 50] [--topology two|one] [--port 18070] [--db read-write|read|none]
- *     [--events]
+ *     [--connections 50] [--topology two|one] [--port 18070]
+ *     [--db read-write|read|none] [--events] [--engine]
  *
- * --database: a kept bench world (`./run bench sync|batch … --database NAME`): its contacts'
- * address keys are the bodies' keys. --db: the worker's statements: the read and the
- * committed INSERT (default), the read alone, or none (the hops alone). --events: the
- * worker also publishes its answer as an event (one message per trace; the real path
- * sends two, plant.added and skiptrace.completed, in packs), consumed and decoded by a
- * third process, the dispatcher's hop. --topology two (default): route, worker (and
- * dispatcher) in processes of their own, as the card deploys them; one: all in one.
+ * --database: a kept bench world (`./run bench sync|batch … --database NAME`); the bodies
+ * are its contacts' addresses with their address keys. --db: the worker's statements: the
+ * read and the committed INSERT (default), the read alone, or none (the hops alone).
+ * --events: the worker also publishes its answer as an event (one message per trace; the
+ * real path sends two, plant.added and skiptrace.completed, in packs), consumed and
+ * decoded by a third process, the dispatcher's hop. --engine: the worker traces with the
+ * product's engine (createContactTraceEngine: the owner model's reads and matching)
+ * instead of the plain read, on the sync bench's bodies (noisy queries of the world's
+ * people). --topology two (default): route, worker (and dispatcher) in processes of
+ * their own, as the card deploys them; one: all in one process.
  * Loaded by wrk like the sync bench, with the bare Express 5 server (express-reference.ts)
  * just before and just after; prints capacity, the ratio and CPU ms per request per
  * process group. Its own vhost and table, dropped at the end.
@@ -30,8 +33,12 @@ import { parseArgs } from 'node:util';
 import amqp, { type ConsumeMessage } from 'amqplib';
 import express from 'express';
 import pg from 'pg';
+import { createContactTraceEngine, createPostgresDatabase } from '@skiptrace/batches/bench-system';
+import type { Property } from '@skiptrace/contracts';
+import { demoQueryFor, type ContactRow } from '@skiptrace/demo';
 import { createTestVhost, stopChild, testUrls, waitUntil } from '@skiptrace/testing';
 import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
+import { loadBenchWorld } from './bench-world.ts';
 import { bareExpressCapacity } from './express-reference.ts';
 import { runWrk } from './wrk.ts';
 
@@ -44,6 +51,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '18070' },
     db: { type: 'string', default: 'read-write' },
     events: { type: 'boolean', default: false },
+    engine: { type: 'boolean', default: false },
     role: { type: 'string' },
   },
 });
@@ -91,12 +99,14 @@ async function gateway(amqpUrl: string, port: number) {
       replyTo: 'amq.rabbitmq.reply-to',
     });
   });
-  app.get('/readyz', (_req, res) => res.send('ok'));
+  // Names this run, so that the bench never loads a route left over from another one.
+  app.get('/readyz', (_req, res) => res.send(process.env['RUN']));
   app.listen(port, '127.0.0.1');
 }
 
-async function worker(amqpUrl: string, databaseUrl: string, mode: string, events: boolean) {
+async function worker(amqpUrl: string, databaseUrl: string, mode: string, events: boolean, withEngine: boolean) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+  const engine = withEngine ? createContactTraceEngine(createPostgresDatabase({ url: databaseUrl })) : undefined;
   const connection = await amqp.connect(amqpUrl);
   const channel = await connection.createChannel();
   await channel.assertQueue(QUEUE, { durable: false });
@@ -107,24 +117,25 @@ async function worker(amqpUrl: string, databaseUrl: string, mode: string, events
   let queued: ConsumeMessage[] = [];
   let inFlight = 0;
   const serve = async (msgs: ConsumeMessage[]) => {
-    const bodies = msgs.map((m) => JSON.parse(m.content.toString()) as { k: string });
-    const byKey = new Map<string, unknown[]>();
-    if (mode !== 'none') {
-      const { rows } = await pool.query<{ address_key: string }>(
-        `SELECT c.address_key, c.id, c.first_name, c.last_name, c.phones
-           FROM unnest($1::text[]) AS k(key)
-           CROSS JOIN LATERAL (SELECT * FROM contacts WHERE address_key = k.key LIMIT 10) c`,
-        [bodies.map((b) => b.k)],
-      );
-      for (const row of rows) byKey.set(row.address_key, [...(byKey.get(row.address_key) ?? []), row]);
+    const bodies = msgs.map((m) => JSON.parse(m.content.toString()) as Property & { k: string });
+    let results: unknown[];
+    if (engine) {
+      results = (await engine.traceMany(bodies)).map((outcome) => outcome.results);
+    } else {
+      const byKey = new Map<string, unknown[]>();
+      if (mode !== 'none') {
+        const { rows } = await pool.query<{ address_key: string }>(
+          `SELECT c.address_key, c.id, c.first_name, c.last_name, c.phones
+             FROM unnest($1::text[]) AS k(key)
+             CROSS JOIN LATERAL (SELECT * FROM contacts WHERE address_key = k.key LIMIT 10) c`,
+          [bodies.map((b) => b.k)],
+        );
+        for (const row of rows) byKey.set(row.address_key, [...(byKey.get(row.address_key) ?? []), row]);
+      }
+      results = bodies.map((b) => byKey.get(b.k) ?? []);
     }
     const answers = msgs.map((m, i) =>
-      JSON.stringify({
-        id: m.properties.correlationId,
-        status: 'completed',
-        property: bodies[i],
-        results: byKey.get(bodies[i]!.k) ?? [],
-      }),
+      JSON.stringify({ id: m.properties.correlationId, status: 'completed', property: bodies[i], results: results[i] }),
     );
     if (mode === 'read-write') await pool.query(`INSERT INTO ${TABLE} (answer) SELECT unnest($1::text[])`, [answers]);
     msgs.forEach((m, i) => {
@@ -155,8 +166,9 @@ async function worker(amqpUrl: string, databaseUrl: string, mode: string, events
 
 if (values.role !== undefined) {
   const { AMQP, DB, PORT } = process.env;
-  if (values.role !== 'worker') await gateway(AMQP!, Number(PORT));
-  if (values.role !== 'gateway' && values.role !== 'dispatcher') await worker(AMQP!, DB!, values.db, values.events);
+  if (values.role === 'gateway' || values.role === 'both') await gateway(AMQP!, Number(PORT));
+  if (values.role !== 'gateway' && values.role !== 'dispatcher')
+    await worker(AMQP!, DB!, values.db, values.events, values.engine);
   if (values.events && (values.role === 'dispatcher' || values.role === 'both')) await dispatcher(AMQP!);
 } else {
   const urls = testUrls();
@@ -171,16 +183,34 @@ if (values.role !== undefined) {
   );
   if (rows.length === 0)
     throw new Error(`no contacts in ${values.database}: build a world with the sync or batch bench`);
-  const bodies = rows.map((r) => JSON.stringify(r));
+  let bodies = rows.map((r) => JSON.stringify(r));
+  if (values.engine) {
+    // The sync bench's own bodies: noisy variants of the world's rows, spread over it.
+    const world = await db.query<{ contacts: string; owners: boolean }>('SELECT contacts, owners FROM bench_world');
+    const { contacts, owners } = world.rows[0]!;
+    const stride = Math.max(1, Math.floor(Number(contacts) / 5000));
+    bodies = [];
+    const store = createPostgresDatabase({ url: databaseUrl.toString() });
+    await loadBenchWorld(store, Number(contacts), owners, (row: ContactRow, i: number) => {
+      if (i % stride === 0) bodies.push(JSON.stringify(demoQueryFor(row, i + 1)));
+    });
+    await store.close();
+  }
   const vhost = await createTestVhost('bench-floor', urls.amqpUrl);
   const port = Number(values.port);
   const connections = Number(values.connections);
   const seconds = Number(values.seconds);
-  const env = { ...process.env, AMQP: vhost.url, DB: databaseUrl.toString(), PORT: String(port) };
+  const run = String(process.pid);
+  const env = { ...process.env, AMQP: vhost.url, DB: databaseUrl.toString(), PORT: String(port), RUN: run };
   const start = (role: string): ChildProcess =>
     spawn(
       process.execPath,
-      [import.meta.filename, '--role', role, '--db', values.db, ...(values.events ? ['--events'] : [])],
+      [
+        import.meta.filename,
+        ...['--role', role, '--db', values.db],
+        ...(values.events ? ['--events'] : []),
+        ...(values.engine ? ['--engine'] : []),
+      ],
       {
         env,
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -192,7 +222,10 @@ if (values.role !== undefined) {
       : [...(values.events ? [start('dispatcher')] : []), start('worker'), start('gateway')];
   try {
     const url = `http://127.0.0.1:${port}`;
-    await waitUntil(async () => (await fetch(`${url}/readyz`)).ok, { timeoutMs: 30_000, message: 'floor ready' });
+    await waitUntil(async () => (await (await fetch(`${url}/readyz`)).text()) === run, {
+      timeoutMs: 30_000,
+      message: 'floor ready',
+    });
     const load = { url, path: PATH, token: 'none', bodies, connections };
     await runWrk({ ...load, seconds: 5 }); // warm-up
     const groups: PidGroups = {
@@ -213,6 +246,15 @@ if (values.role !== undefined) {
     const capacity = await runWrk({ ...load, seconds });
     const cpuAfter = await cpuSnapshot(groups);
     const after = await reference();
+    // What the worker answered: a floor that found nobody would be no floor.
+    const answered =
+      values.db === 'read-write'
+        ? (
+            await db.query<{ n: string; found: string }>(
+              `SELECT count(*) AS n, count(*) FILTER (WHERE answer NOT LIKE '%"results":[]}') AS found FROM ${TABLE}`,
+            )
+          ).rows[0]
+        : undefined;
     console.log(
       JSON.stringify(
         {
@@ -227,6 +269,7 @@ if (values.role !== undefined) {
           ratioToBareExpress:
             Math.round((capacity.reqPerSec / ((before.reqPerSec + after.reqPerSec) / 2)) * 1000) / 1000,
           cpuMsPerRequest: cpuPerRequest(cpuBefore, cpuAfter, capacity.total),
+          ...(answered && { answersWithPeople: Math.round((Number(answered.found) / Number(answered.n)) * 1000) / 10 }),
         },
         null,
         2,

@@ -61,7 +61,7 @@ export interface BulkTarget {
   /**
    * Whether the primary key and the hash indexes are kept up during the load (keptUp)
    * rather than built at the end: measured worth it for people (600,000 rows), not for a
-   * roll (96,563 parcels: its index builds take 0.1 s; see docs/benchmarks.md note 7).
+   * roll (96,563 parcels: its index builds take 0.1 s; see docs/benchmarks-history.md note 7).
    */
   keepIndexesUp: boolean;
 }
@@ -237,7 +237,7 @@ export async function createBulkLoad(
       // only crowd the two cores. And a sort in 4 MB runs merged from disk took less CPU
       // than one 50 MB in-memory sort: 600,000 person rows' (state, city, house number) btree
       // 0.87 against 1.15 s alone; the whole index phase about 0.3 s shorter (owner-import
-      // bench, alternating runs; docs/benchmarks.md note 7).
+      // bench, alternating runs; docs/benchmarks-history.md note 7).
       if (loaded <= SMALL_BUILD_ROWS) {
         await tx.query('SET LOCAL max_parallel_maintenance_workers = 0');
         await tx.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);

@@ -84,7 +84,7 @@ function digits(stored: string, at: number, n: number): number {
  * 0 for '' and for anything not in a stored form. Orders as the `YYYY-MM-DD` text of that
  * day would (a '' is older than any date) without building a string: for the
  * trace's comparators, where those strings were 7 % of a batch worker's allocations
- * (docs/benchmarks.md, note 18).
+ * (docs/benchmarks-history.md, note 18).
  */
 function seenDay(stored: string, end: boolean): number {
   if (stored.length < 4) return 0;

@@ -3,7 +3,7 @@
  * once per connection instead of on every call, and planned once when PostgreSQL finds its
  * generic plan no costlier than the custom ones (plan_cache_mode auto: after five custom
  * plans). On the sync path's small batches that is 40–70 % of a statement's backend CPU
- * (docs/benchmarks.md, note 17); a cached plan is rebuilt after an ANALYZE or a DDL change of
+ * (docs/benchmarks-history.md, note 17); a cached plan is rebuilt after an ANALYZE or a DDL change of
  * the tables it reads.
  *
  * Only for a constant text (each one stays prepared on every pooled connection for its
