@@ -165,6 +165,8 @@ async function worker(amqpUrl: string, databaseUrl: string, mode: string, events
 }
 
 if (values.role !== undefined) {
+  // Exits on the bench's SIGTERM, so that --cpu-prof (NODE_OPTIONS) writes its profile.
+  process.once('SIGTERM', () => process.exit(0));
   const { AMQP, DB, PORT } = process.env;
   if (values.role === 'gateway' || values.role === 'both') await gateway(AMQP!, Number(PORT));
   if (values.role !== 'gateway' && values.role !== 'dispatcher')
