@@ -15,7 +15,7 @@
 -- collation, even C.UTF-8 on PostgreSQL 15, each comparison goes through strcoll and the
 -- sort cannot use abbreviated keys; under "C" it is a memcmp. Building them after an
 -- import of 600,000 rows into an empty store took 1.4 + 1.9 s of one core before and
--- 0.85 + 1.2 s after (docs/benchmarks.md, note 7); row-by-row inserts save likewise.
+-- 0.85 + 1.2 s after (docs/benchmarks-history.md, note 7); row-by-row inserts save likewise.
 --
 -- On an existing table: no table rewrite (text to text is binary compatible); the three
 -- indexes on these columns are rebuilt while an ACCESS EXCLUSIVE lock on contacts is

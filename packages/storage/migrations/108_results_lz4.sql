@@ -3,7 +3,7 @@
 -- properties) compressed with lz4 instead of pglz where the server has it. With the owner
 -- model a row's results carry histories, dated phones and the residents beside the owner:
 -- about 2.3 kB of JSON, over the 2 kB at which PostgreSQL compresses a value, and pglz cost
--- the batch's insert about twice lz4's CPU (docs/benchmarks.md, note 5). A catalog change
+-- the batch's insert about twice lz4's CPU (docs/benchmarks-history.md, note 5). A catalog change
 -- only: values already stored keep their compression, and lz4 ones read back on any
 -- server built with lz4. PGlite and servers built without lz4 keep pglz.
 DO $$

@@ -5,7 +5,7 @@
 -- them out whole and every import writes them, and jsonb costs at both ends: its input builds
 -- and sorts a tree per row, its output prints it back. 600,000 rows of two dated phones on the
 -- project's VM (COPY of the two columns alone, then reading them as text): jsonb 2.06 s in and
--- 0.45 s out, json 1.06–1.15 s in and 0.16 s out (docs/benchmarks.md note 7).
+-- 0.45 s out, json 1.06–1.15 s in and 0.16 s out (docs/benchmarks-history.md note 7).
 -- The change rewrites the table once (an ACCESS EXCLUSIVE lock for as long as that takes: about
 -- a second per million rows here); the values read back the same (JSON.parse of either text).
 ALTER TABLE contacts ALTER COLUMN phones DROP DEFAULT, ALTER COLUMN emails DROP DEFAULT;

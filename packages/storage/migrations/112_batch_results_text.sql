@@ -4,7 +4,7 @@
 -- inside but to count a reused result's phones; json made PostgreSQL lex every document on
 -- its way in, to check what JSON.stringify already guarantees: with the owner model's ~2 kB
 -- documents about 6–9 µs of the database's CPU a row (200,000 rows COPYed with lz4: json
--- 3.56–4.46 s, text 2.31–2.68 s; docs/benchmarks.md note 5). Readers that need JSON cast
+-- 3.56–4.46 s, text 2.31–2.68 s; docs/benchmarks-history.md note 5). Readers that need JSON cast
 -- (`::json`, `::jsonb`); the exports pass the text through. The change rewrites the table once.
 ALTER TABLE batch_results
   ALTER COLUMN results TYPE text USING results::text,

@@ -3,7 +3,7 @@
 -- trace writes them once (the worker's JSON.stringify) and most are never read again; jsonb
 -- parsed each ~2 kB owner-model document into its binary form on the way in: 200,000 such
 -- documents COPYed with lz4 took 6.5–7.0 s as jsonb, 2.4–3.0 s as text, about 20 µs of the
--- database's CPU a trace (docs/benchmarks.md note 2). Readers cast: the API's reads and the
+-- database's CPU a trace (docs/benchmarks-history.md note 2). Readers cast: the API's reads and the
 -- history's phone and name filters (`::json`, `::jsonb`), the batch exports and reuse take
 -- the text. The views of migration 110 name the columns, so they are made again as they were.
 -- The change rewrites the table once.
