@@ -58,6 +58,7 @@ const { values } = parseArgs({
 const QUEUE = 'floor.jobs';
 const TABLE = 'floor_answers';
 const EVENTS = 'floor.events';
+const PATH = '/api/v1/property/skiptrace';
 
 /** The webhook dispatcher's hop: every event consumed and decoded (no subscriber to send it to). */
 async function dispatcher(amqpUrl: string) {
@@ -73,7 +74,6 @@ async function dispatcher(amqpUrl: string) {
     channel.ack(msg);
   });
 }
-const PATH = '/api/v1/property/skiptrace';
 
 async function gateway(amqpUrl: string, port: number) {
   const connection = await amqp.connect(amqpUrl);
@@ -152,10 +152,17 @@ async function worker(amqpUrl: string, databaseUrl: string, mode: string, events
     const group = queued;
     queued = [];
     inFlight++;
-    void serve(group).finally(() => {
-      inFlight--;
-      next();
-    });
+    serve(group).then(
+      () => {
+        inFlight--;
+        next();
+      },
+      (err: unknown) => {
+        // A floor that lost jobs would measure nothing: stop (the bench fails the run).
+        console.error('floor worker:', err);
+        process.exit(1);
+      },
+    );
   };
   await channel.consume(QUEUE, (msg) => {
     if (!msg) return;
@@ -222,6 +229,9 @@ if (values.role !== undefined) {
     values.topology === 'one'
       ? [start('both')]
       : [...(values.events ? [start('dispatcher')] : []), start('worker'), start('gateway')];
+  // A process of the floor that exits before the bench stops it fails the run.
+  const exited: string[] = [];
+  for (const child of children) child.once('exit', (code) => exited.push(`pid ${child.pid} exited with ${code}`));
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitUntil(async () => (await (await fetch(`${url}/readyz`)).text()) === run, {
@@ -248,6 +258,7 @@ if (values.role !== undefined) {
     const capacity = await runWrk({ ...load, seconds });
     const cpuAfter = await cpuSnapshot(groups);
     const after = await reference();
+    if (exited.length > 0) throw new Error(`the floor's processes did not last the run: ${exited.join('; ')}`);
     // What the worker answered: a floor that found nobody would be no floor.
     const answered =
       values.db === 'read-write'
@@ -265,6 +276,7 @@ if (values.role !== undefined) {
           topology: values.topology,
           db: values.db,
           events: values.events,
+          engine: values.engine,
           database: values.database,
           capacity,
           bareExpress: { before: before.reqPerSec, after: after.reqPerSec },
