@@ -15,7 +15,7 @@ import { importContacts, importProperties } from '@skiptrace/contacts';
 import type { Property } from '@skiptrace/contracts';
 import { createContactTraceEngine, createPostgresDatabase } from '@skiptrace/batches/bench-system';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
-import { sampleProcesses } from '@skiptrace/testing/cpu-time';
+import { databaseBackends, sampleProcesses } from '@skiptrace/testing/cpu-time';
 import { batchProperties, benchPeople, benchRoll } from './bench-world.ts';
 
 const { values } = parseArgs({
@@ -54,13 +54,7 @@ for (const owners of [false, true]) {
 async function pass(world: World) {
   const sampler = sampleProcesses({
     node: () => [process.pid],
-    postgres: async () =>
-      (
-        await world.db.query<{ pid: number }>(
-          `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
-          [world.testDb.name],
-        )
-      ).rows.map((r) => r.pid),
+    postgres: () => databaseBackends(world.db, world.testDb.name),
   });
   const c0 = await sampler.cpuMs();
   const t0 = performance.now();

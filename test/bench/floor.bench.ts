@@ -37,7 +37,7 @@ import { createContactTraceEngine, createPostgresDatabase } from '@skiptrace/bat
 import type { Property } from '@skiptrace/contracts';
 import { demoQueryFor, type ContactRow } from '@skiptrace/demo';
 import { createTestVhost, stopChild, testUrls, waitUntil } from '@skiptrace/testing';
-import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
+import { cpuPerRequest, cpuSnapshot, databaseBackends, type PidGroups, pidsOf } from '@skiptrace/testing/cpu-time';
 import { loadBenchWorld } from './bench-world.ts';
 import { bareExpressCapacity } from './express-reference.ts';
 import { runWrk } from './wrk.ts';
@@ -244,13 +244,7 @@ if (values.role !== undefined) {
       node: () => children.map((c) => c.pid!),
       loadgen: () => [process.pid],
       rabbitmq: () => pidsOf('beam.smp'),
-      postgres: async () =>
-        (
-          await db.query<{ pid: number }>(
-            'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-            [values.database],
-          )
-        ).rows.map((r) => r.pid),
+      postgres: () => databaseBackends(db, values.database),
     };
     const reference = () => bareExpressCapacity({ port: port + 10, bodies, connections, seconds });
     const before = await reference();

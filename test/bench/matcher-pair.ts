@@ -19,7 +19,7 @@ import { createContactTraceEngine, type TraceEngine } from '@skiptrace/core';
 import { demoQueryFor, generateContacts } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl } from '@skiptrace/testing';
-import { cpuSnapshot, type PidGroups } from '@skiptrace/testing/cpu-time';
+import { cpuSnapshot, databaseBackends, type PidGroups } from '@skiptrace/testing/cpu-time';
 
 const { values } = parseArgs({
   options: {
@@ -61,13 +61,7 @@ try {
   const monitor = createPostgresDatabase({ url: testDb.url });
   const groups: PidGroups = {
     node: () => [process.pid],
-    postgres: async () =>
-      (
-        await monitor.query<{ pid: number }>(
-          'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-          [dbName],
-        )
-      ).rows.map((r) => r.pid),
+    postgres: () => databaseBackends(monitor, dbName),
   };
   async function pass(engine: TraceEngine) {
     let completed = 0;

@@ -33,7 +33,7 @@ import {
   testUrls,
   waitUntil,
 } from '@skiptrace/testing';
-import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
+import { cpuPerRequest, cpuSnapshot, databaseBackends, type PidGroups, pidsOf } from '@skiptrace/testing/cpu-time';
 import { benchDatabase, loadBenchWorld } from './bench-world.ts';
 import { shippedStart } from './shipped.ts';
 import { bareExpressCapacity } from './express-reference.ts';
@@ -187,13 +187,7 @@ try {
     loadgen: () => [process.pid],
     rabbitmq: () => pidsOf('beam.smp'),
     redis: () => pidsOf('redis-server'),
-    postgres: async () =>
-      (
-        await db.query<{ pid: number }>(
-          'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-          [dbName],
-        )
-      ).rows.map((r) => r.pid),
+    postgres: () => databaseBackends(db, dbName),
   };
   const transactions = async () =>
     Number(

@@ -18,7 +18,7 @@ import { webhookConfig } from '@skiptrace/webhooks';
 import { createDispatcher } from '../src/dispatcher.ts';
 import { insertEndpoint } from '@skiptrace/webhooks';
 import { generateSecret, sign } from '@skiptrace/webhooks';
-import { cpuPerRequest, cpuSnapshot, pidsOf, type PidGroups } from '@skiptrace/testing/cpu-time';
+import { cpuPerRequest, cpuSnapshot, databaseBackends, type PidGroups, pidsOf } from '@skiptrace/testing/cpu-time';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2500);
 const HEALTHY = 4; // endpoints per event that answer 200 at once
@@ -83,13 +83,7 @@ if (RECEIVER === 'process') {
 const groups: PidGroups = {
   bench: () => [process.pid],
   receiver: () => (receiver?.pid ? [receiver.pid] : []),
-  postgres: async () =>
-    (
-      await db.query<{ pid: number }>(
-        'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-        [database.name],
-      )
-    ).rows.map((r) => r.pid),
+  postgres: () => databaseBackends(db, database.name),
   redis: () => pidsOf('redis-server'),
   rabbitmq: () => pidsOf('beam.smp'),
 };

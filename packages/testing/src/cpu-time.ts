@@ -142,3 +142,16 @@ export function sampleProcesses(groups: PidGroups, intervalMs = 250) {
     },
   };
 }
+
+/** A connection that runs a statement: a pg Client or Pool, or @skiptrace/storage's Database. */
+interface Queryable {
+  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** The PostgreSQL backends serving `database`, but for the asking connection itself: a PidGroups member. */
+export async function databaseBackends(db: Queryable, database: string): Promise<number[]> {
+  const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+    database,
+  ]);
+  return (rows as { pid: number }[]).map((r) => r.pid);
+}
