@@ -12,7 +12,7 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
  * cutime + cstime: the children it has waited for, such as a load generator run that
  * ended between two snapshots.
  */
-function processCpuMs(pid: number): number {
+export function processCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at ") ".
