@@ -29,7 +29,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sampleProcesses } from '@skiptrace/testing/cpu-time';
+import { databaseBackends, sampleProcesses } from '@skiptrace/testing/cpu-time';
 import { generateContacts, type ContactRow } from '@skiptrace/demo';
 import { createPostgresDatabase } from '@skiptrace/storage';
 import { createTestDatabaseUrl, testUrls } from '@skiptrace/testing';
@@ -128,6 +128,25 @@ async function toFile(name: string, input: AsyncGenerator<string>): Promise<stri
   return path;
 }
 
+/** A fresh, migrated database for one measurement (`max` connections), and a sampler of its backends' CPU. */
+async function freshDatabase(label: string, max?: number) {
+  const database = await createTestDatabaseUrl(`owner_bench_${label}`, testUrls().databaseUrl);
+  const db = createPostgresDatabase({ url: database.url, max });
+  await db.migrate();
+  const admin = createPostgresDatabase({ url: testUrls().databaseUrl });
+  const sampler = sampleProcesses({ postgres: () => databaseBackends(admin, database.name) });
+  return {
+    db,
+    sampler,
+    async close() {
+      sampler.stop();
+      await db.close();
+      await admin.close();
+      await database.drop();
+    },
+  };
+}
+
 /**
  * Times one import into a fresh, migrated database: the migrations run before the clock
  * starts (an empty store is a migrated one; they cost about half a second, which is not
@@ -137,16 +156,7 @@ async function measure<T>(
   label: string,
   run: (db: ReturnType<typeof createPostgresDatabase>) => Promise<T>,
 ): Promise<{ seconds: number; nodeMs: number; pgMs: number; result: T }> {
-  const database = await createTestDatabaseUrl(`owner_bench_${label}`, testUrls().databaseUrl);
-  const db = createPostgresDatabase({ url: database.url });
-  await db.migrate();
-  const admin = createPostgresDatabase({ url: testUrls().databaseUrl });
-  const sampler = sampleProcesses({
-    postgres: async () =>
-      (
-        await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database.name])
-      ).rows.map((r) => r.pid),
-  });
+  const { db, sampler, close } = await freshDatabase(label);
   try {
     const load = loadavg()[0]!;
     const started = performance.now();
@@ -159,10 +169,7 @@ async function measure<T>(
     console.log(`${label}: ${seconds.toFixed(1)} s (load ${load.toFixed(1)}), ${JSON.stringify(result)}`);
     return { seconds, nodeMs: (used.user + used.system) / 1000, pgMs, result };
   } finally {
-    sampler.stop();
-    await db.close();
-    await admin.close();
-    await database.drop();
+    await close();
   }
 }
 
@@ -225,15 +232,8 @@ if (ONLY.has('people-db')) {
 }
 /** Backend CPU of each step of storing the people file's rows (see 5. in the header). */
 async function storeFloor(batches: string[][]): Promise<void> {
-  const database = await createTestDatabaseUrl('owner_bench_floor', testUrls().databaseUrl);
-  const db = createPostgresDatabase({ url: database.url });
-  const admin = createPostgresDatabase({ url: testUrls().databaseUrl });
-  const sampler = sampleProcesses({
-    postgres: async () =>
-      (
-        await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database.name])
-      ).rows.map((r) => r.pid),
-  });
+  // One connection: every step in the one backend that the SETs below apply to.
+  const { db, sampler, close } = await freshDatabase('floor', 1);
   const lines = batches.flatMap((batch) =>
     batch
       .join('')
@@ -343,7 +343,6 @@ async function storeFloor(batches: string[][]): Promise<void> {
     },
   ];
   try {
-    await db.migrate();
     await db.query(`SET maintenance_work_mem = '4MB'; SET max_parallel_maintenance_workers = 0`);
     for (const design of designs) {
       console.log(`store-floor, ${design.name} (load ${loadavg()[0]!.toFixed(1)}):`);
@@ -362,10 +361,7 @@ async function storeFloor(batches: string[][]): Promise<void> {
       );
     }
   } finally {
-    sampler.stop();
-    await db.close();
-    await admin.close();
-    await database.drop();
+    await close();
   }
 }
 if (ONLY.has('store-floor')) await storeFloor(await copyBatches(files.people));
